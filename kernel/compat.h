@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Differences between the kernels rue supports (Debian 12's 6.1 and
+ * bookworm-backports' 6.12), kept in one place.
+ */
+#ifndef _RUE_COMPAT_H
+#define _RUE_COMPAT_H
+
+#include <linux/version.h>
+
+/*
+ * 6.10 ("RDMA: Pass uverbs_attr_bundle as part of '.create_cq' flow")
+ * changed create_cq to take the attribute bundle instead of the udata.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define RUE_CREATE_CQ_ATTRS 1
+#endif
+
+#endif /* _RUE_COMPAT_H */

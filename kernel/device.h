@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rue devices: one ib_device with one Ethernet port over one netdev.
+ */
+#ifndef _RUE_DEVICE_H
+#define _RUE_DEVICE_H
+
+#include <linux/netdevice.h>
+#include <linux/rculist.h>
+#include <rdma/ib_verbs.h>
+
+struct rue_dev {
+	struct ib_device ibdev;
+
+	/*
+	 * The lower netdev.  Held (netdev_hold) from creation until
+	 * dealloc_driver; valid for the device's whole registered life.
+	 */
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+
+	/*
+	 * The network namespace the device's sockets live in: the netdev's
+	 * at creation.  Not refcounted; see the lifetime comment in device.c.
+	 */
+	struct net *net;
+
+	struct hlist_node hnode;	/* rue_dev_hash, by ndev; RCU */
+	bool attached;			/* in the hash, socket ref held */
+	bool live;			/* registration confirmed under RTNL */
+
+	u64 node_guid_host;		/* for netlink, host order */
+};
+
+static inline struct rue_dev *to_rue_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct rue_dev, ibdev);
+}
+
+#define rue_dbg_dev(rdev, fmt, ...) \
+	ibdev_dbg(&(rdev)->ibdev, "%s: " fmt, __func__, ##__VA_ARGS__)
+
+struct rue_dev *rue_dev_from_netdev_rcu(const struct net_device *ndev);
+struct rue_dev *rue_dev_get_by_index(u32 index);
+void rue_dev_put(struct rue_dev *rdev);
+
+typedef int (*rue_dev_iter_fn)(struct rue_dev *rdev, void *arg);
+int rue_dev_for_each(unsigned long *cursor, rue_dev_iter_fn fn, void *arg);
+
+enum ib_port_state rue_dev_port_state(const struct rue_dev *rdev);
+enum ib_mtu rue_dev_active_mtu(const struct rue_dev *rdev);
+
+int rue_dev_init(void);
+void rue_dev_exit(void);
+
+#endif /* _RUE_DEVICE_H */

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rue: a software RDMA device speaking RoCEv2 and Ultra Ethernet
+ * Transport over any Ethernet netdev.  Module init and exit only.
+ */
+#include <linux/module.h>
+
+#include "device.h"
+#include "net.h"
+#include "netlink.h"
+
+static int __init rue_init(void)
+{
+	int err;
+
+	err = rue_net_init();
+	if (err)
+		return err;
+	err = rue_netlink_init();
+	if (err)
+		goto err_net;
+	/* Last: "rdma link add" can reach us from here on. */
+	err = rue_dev_init();
+	if (err)
+		goto err_netlink;
+
+	pr_info("rue %s loaded\n", RUE_VERSION);
+	return 0;
+
+err_netlink:
+	rue_netlink_exit();
+err_net:
+	rue_net_exit();
+	return err;
+}
+
+static void __exit rue_exit(void)
+{
+	rue_dev_exit();
+	rue_netlink_exit();
+	rue_net_exit();
+	pr_info("rue unloaded\n");
+}
+
+module_init(rue_init);
+module_exit(rue_exit);
+
+MODULE_DESCRIPTION("rue: software RDMA over RoCEv2 and Ultra Ethernet Transport");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(RUE_VERSION);

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Verbs entry points that belong to no single object file: user contexts,
+ * protection domains, and the assembly of the device's ops.
+ */
+#ifndef _RUE_VERBS_H
+#define _RUE_VERBS_H
+
+#include <rdma/ib_verbs.h>
+
+struct rue_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+struct rue_pd {
+	struct ib_pd ibpd;
+};
+
+static inline struct rue_pd *to_rue_pd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct rue_pd, ibpd);
+}
+
+void rue_verbs_set_ops(struct ib_device *ibdev);
+
+#endif /* _RUE_VERBS_H */

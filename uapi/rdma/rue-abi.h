@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause) */
+/*
+ * rue kernel <-> provider ABI.
+ *
+ * This file is the single source of the ABI: the kernel module and librue
+ * both compile against it.  Every command and response struct starts with a
+ * 64-bit comp_mask, uses fixed-width types and explicit padding, so that
+ * either side can grow without breaking the other: a side that does not
+ * know a comp_mask bit rejects it (EOPNOTSUPP), and fields past the end of
+ * a short struct read as zero.
+ *
+ * Queues.  Send, receive and completion queues are rings in kernel memory
+ * that librue maps with mmap() on the uverbs file at the offset a create
+ * response returns.  A ring is a struct rue_ring_hdr followed, at
+ * RUE_RING_DATA_OFFSET, by a power-of-two number of fixed-size slots.
+ * Producer and consumer indices are free-running 32-bit counters: the slot
+ * of index i is i & (slots - 1), the ring is empty when prod == cons and
+ * full when prod - cons == slots.  Each side writes only its own index,
+ * with release semantics, and reads the other's with acquire semantics.
+ *
+ * The kernel never trusts what it reads from a mapped ring: it copies a
+ * slot before looking at it, validates every field of the copy, and
+ * bounds-checks the user's index.
+ */
+#ifndef RUE_ABI_USER_H
+#define RUE_ABI_USER_H
+
+#include <linux/types.h>
+
+/* uverbs_abi_ver of rue devices; librue matches exactly this value. */
+#define RUE_UVERBS_ABI_VERSION 1
+
+/* Version of the ring and slot layouts below. */
+#define RUE_RING_ABI 1
+
+/* sysfs: /sys/class/infiniband/<dev>/hca_type reads this. */
+#define RUE_HCA_TYPE "rue"
+
+/* Context capability bits (rue_alloc_ucontext_resp.caps). */
+enum rue_ctx_caps {
+	RUE_CTX_CAP_SQ_DOORBELL_SKIP = 1 << 0, /* RUE_SQ_F_KERNEL_ARMED valid */
+	RUE_CTX_CAP_CQ_NOTIFY_RING = 1 << 1,   /* arm CQs through the ring */
+	RUE_CTX_CAP_UET = 1 << 2,              /* IB_QPT_DRIVER UET QPs */
+};
+
+struct rue_alloc_ucontext_cmd {
+	__aligned_u64 comp_mask;
+};
+
+struct rue_alloc_ucontext_resp {
+	__aligned_u64 comp_mask;
+	__u32 ring_abi;		/* RUE_RING_ABI */
+	__u32 caps;		/* enum rue_ctx_caps */
+	__u32 max_inline;	/* largest inline send, bytes */
+	__u32 max_sge;		/* largest num_sge of a WQE */
+};
+
+/* ------------------------------------------------------------------ */
+/* Rings                                                               */
+
+/*
+ * The control block at the start of every ring.  prod, cons and flags live
+ * on separate cache lines: each is written by one side only.
+ */
+struct rue_ring_hdr {
+	__u32 prod;
+	__u32 pad0[15];
+	__u32 cons;
+	__u32 pad1[15];
+	__u32 flags;		/* per ring type, see below */
+	__u32 state;		/* SQ/RQ: enum ib_uverbs_qp_state mirror */
+	__u32 pad2[14];
+};
+
+#define RUE_RING_DATA_OFFSET 256
+
+/*
+ * Send queue flags, written by the kernel.  While RUE_SQ_F_KERNEL_ARMED is
+ * set the kernel is guaranteed to look at prod again (an ACK, a timer or a
+ * queued worker is pending), so a post needs no doorbell.  The provider
+ * publishes prod, issues a full barrier, then reads flags; the kernel
+ * clears the bit, issues a full barrier, then reads prod once more before
+ * going idle.  One of the two always sees the other's write.
+ */
+#define RUE_SQ_F_KERNEL_ARMED (1U << 0)
+
+/*
+ * Completion queue flags, written by the provider to request a
+ * notification (ibv_req_notify_cq) and cleared by the kernel when it
+ * fires the completion event.
+ */
+#define RUE_CQ_F_NOTIFY_NEXT (1U << 0)	   /* any completion */
+#define RUE_CQ_F_NOTIFY_SOLICITED (1U << 1) /* solicited or error only */
+/* Set by the kernel when the ring overflowed; the CQ is then in error. */
+#define RUE_CQ_F_OVERFLOW (1U << 8)
+
+/* ------------------------------------------------------------------ */
+/* Slots                                                               */
+
+struct rue_sge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+/* Work request opcodes in a send queue slot. */
+enum rue_wr_opcode {
+	RUE_WR_RDMA_WRITE = 0,
+	RUE_WR_RDMA_WRITE_WITH_IMM = 1,
+	RUE_WR_SEND = 2,
+	RUE_WR_SEND_WITH_IMM = 3,
+	RUE_WR_RDMA_READ = 4,
+	RUE_WR_ATOMIC_CMP_AND_SWP = 5,
+	RUE_WR_ATOMIC_FETCH_AND_ADD = 6,
+	RUE_WR_LOCAL_INV = 7,
+	RUE_WR_SEND_WITH_INV = 9,
+	/* kernel consumers only: register an FRWR MR (remote_addr = mr) */
+	RUE_WR_REG_MR = 0x20,
+};
+
+enum rue_sqe_flags {
+	RUE_SQE_SIGNALED = 1 << 0,
+	RUE_SQE_SOLICITED = 1 << 1,
+	RUE_SQE_FENCE = 1 << 2,
+	RUE_SQE_INLINE = 1 << 3,	/* data follows the header, not SGEs */
+};
+
+/*
+ * A send queue slot: this 64-byte header, then num_sge struct rue_sge or
+ * (RUE_SQE_INLINE) length bytes of data.  The slot size is returned by
+ * create_qp and is a power of two.
+ */
+struct rue_sqe {
+	__aligned_u64 wr_id;
+	__u8 opcode;		/* enum rue_wr_opcode */
+	__u8 flags;		/* enum rue_sqe_flags */
+	__u8 num_sge;
+	__u8 reserved0;
+	__u32 length;		/* inline: bytes of data */
+	/*
+	 * Immediate data exactly as the verbs caller passed it (RoCE: the
+	 * __be32 in the low 32 bits of the in-memory word), or the rkey
+	 * to invalidate (SEND_WITH_INV, LOCAL_INV).
+	 */
+	__aligned_u64 imm;
+	__aligned_u64 remote_addr;
+	__aligned_u64 rkey;	/* UD: remote Q_Key */
+	__aligned_u64 compare_add;
+	__aligned_u64 swap;
+	__u32 ah;		/* UD: address handle number */
+	__u32 remote_qpn;	/* UD */
+};
+
+/* A receive queue slot: this header, then num_sge struct rue_sge. */
+struct rue_rqe {
+	__aligned_u64 wr_id;
+	__u32 num_sge;
+	__u32 reserved;
+};
+
+/* Completion opcodes (match ibv_wc_opcode). */
+enum rue_wc_opcode {
+	RUE_WC_SEND = 0,
+	RUE_WC_RDMA_WRITE = 1,
+	RUE_WC_RDMA_READ = 2,
+	RUE_WC_COMP_SWAP = 3,
+	RUE_WC_FETCH_ADD = 4,
+	RUE_WC_LOCAL_INV = 6,
+	RUE_WC_REG_MR = 0x20,	/* kernel consumers only */
+	RUE_WC_RECV = 128,
+	RUE_WC_RECV_RDMA_WITH_IMM = 129,
+};
+
+enum rue_cqe_flags {
+	RUE_CQE_F_GRH = 1 << 0,	   /* UD: a GRH precedes the payload */
+	RUE_CQE_F_IMM = 1 << 1,	   /* imm holds immediate data */
+	RUE_CQE_F_INV = 1 << 2,	   /* imm holds an invalidated rkey */
+	RUE_CQE_F_IPV4 = 1 << 3,   /* UD: the GRH is an IPv4 header */
+};
+
+/* A completion queue slot. */
+struct rue_cqe {
+	__aligned_u64 wr_id;
+	__u8 status;		/* enum ib_wc_status numbering */
+	__u8 opcode;		/* enum rue_wc_opcode */
+	__u8 flags;		/* enum rue_cqe_flags */
+	__u8 sl;
+	__u32 byte_len;
+	__u32 qp_num;
+	__u32 src_qp;
+	__aligned_u64 imm;	/* see rue_sqe.imm */
+	__u32 vendor_err;
+	__u16 pkey_index;
+	__u8 reserved0[2];
+	__u32 initiator;	/* UET */
+	__u32 job_id;		/* UET */
+	__u8 reserved1[16];
+};
+
+/* ------------------------------------------------------------------ */
+/* Object creation                                                     */
+
+struct rue_create_cq_cmd {
+	__aligned_u64 comp_mask;
+};
+
+struct rue_create_cq_resp {
+	__aligned_u64 comp_mask;
+	__aligned_u64 ring_offset;	/* mmap offset of the ring */
+	__u32 ring_size;		/* bytes to map */
+	__u32 num_slots;		/* power of two */
+	__u32 cqe_size;			/* sizeof(struct rue_cqe) */
+	__u32 reserved;
+};
+
+struct rue_resize_cq_cmd {
+	__aligned_u64 comp_mask;
+};
+
+/* Resizing replaces the ring; the old mapping stays valid until unmapped. */
+struct rue_resize_cq_resp {
+	__aligned_u64 comp_mask;
+	__aligned_u64 ring_offset;
+	__u32 ring_size;
+	__u32 num_slots;
+};
+
+/* driver_qp_type for IB_QPT_DRIVER QPs. */
+enum rue_driver_qp_type {
+	RUE_DRIVER_QPT_UET = 1,
+};
+
+enum rue_create_qp_cmd_mask {
+	RUE_CREATE_QP_CMD_DRIVER = 1 << 0,	/* driver_qp_type is valid */
+};
+
+struct rue_create_qp_cmd {
+	__aligned_u64 comp_mask;
+	__u32 driver_qp_type;	/* enum rue_driver_qp_type */
+	__u32 reserved;
+};
+
+struct rue_create_qp_resp {
+	__aligned_u64 comp_mask;
+	__aligned_u64 sq_offset;	/* mmap offsets, 0 when absent */
+	__aligned_u64 rq_offset;
+	__u32 sq_size;			/* bytes to map */
+	__u32 rq_size;
+	__u32 sq_slots;			/* power of two */
+	__u32 rq_slots;
+	__u32 sqe_size;			/* slot strides, powers of two */
+	__u32 rqe_size;
+	__u32 max_inline;
+	__u32 reserved;
+};
+
+struct rue_create_srq_cmd {
+	__aligned_u64 comp_mask;
+};
+
+struct rue_create_srq_resp {
+	__aligned_u64 comp_mask;
+	__aligned_u64 rq_offset;
+	__u32 rq_size;
+	__u32 rq_slots;
+	__u32 rqe_size;
+	__u32 srq_num;
+};
+
+struct rue_create_ah_resp {
+	__aligned_u64 comp_mask;
+	__u32 ah_num;		/* goes in rue_sqe.ah */
+	__u32 reserved;
+};
+
+#endif /* RUE_ABI_USER_H */

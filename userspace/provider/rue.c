@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * librue registration: how libibverbs finds rue devices and opens them.
+ * The verbs themselves are in verbs.c and the object files beside it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/rue-abi.h>
+
+#include "rue.h"
+
+/*
+ * The kernel registers rue devices with RDMA_DRIVER_UNKNOWN (an
+ * out-of-tree driver cannot add an id), so neither the driver id nor the
+ * device name (users choose it) identifies them.  The device's hca_type
+ * file does.
+ */
+static bool rue_match_device(struct verbs_sysfs_dev *sysfs_dev)
+{
+	char buf[32];
+
+	if (ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sysfs_dev,
+				      "hca_type") <= 0)
+		return false;
+	buf[strcspn(buf, "\n")] = '\0';
+	return strcmp(buf, RUE_HCA_TYPE) == 0;
+}
+
+static void rue_free_context(struct ibv_context *ibctx);
+
+static const struct verbs_context_ops rue_ctx_ops = {
+	.alloc_pd = rue_alloc_pd,
+	.dealloc_pd = rue_dealloc_pd,
+	.free_context = rue_free_context,
+	.query_device_ex = rue_query_device_ex,
+	.query_port = rue_query_port,
+};
+
+struct rue_get_context_resp {
+	struct ib_uverbs_get_context_resp ibv_resp;
+	struct rue_alloc_ucontext_resp drv;
+};
+
+struct rue_get_context_cmd {
+	struct ibv_get_context ibv_cmd;
+	struct rue_alloc_ucontext_cmd drv;
+};
+
+static struct verbs_context *rue_alloc_context(struct ibv_device *ibdev,
+					       int cmd_fd, void *private_data)
+{
+	struct rue_get_context_cmd cmd = {};
+	struct rue_get_context_resp resp = {};
+	struct rue_context *ctx;
+
+	ctx = _verbs_init_and_alloc_context(ibdev, cmd_fd, sizeof(*ctx),
+					    &((struct rue_context *)NULL)->vctx,
+					    0 /* RDMA_DRIVER_UNKNOWN */);
+	if (!ctx)
+		return NULL;
+
+	if (ibv_cmd_get_context(&ctx->vctx, &cmd.ibv_cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp)))
+		goto err_uninit;
+	if (resp.drv.ring_abi != RUE_RING_ABI) {
+		rue_err(&ctx->vctx, "kernel ring ABI %u, librue speaks %u\n",
+			resp.drv.ring_abi, RUE_RING_ABI);
+		errno = EPROTONOSUPPORT;
+		goto err_uninit;
+	}
+	ctx->caps = resp.drv.caps;
+	ctx->max_inline = resp.drv.max_inline;
+	ctx->max_sge = resp.drv.max_sge;
+
+	verbs_set_ops(&ctx->vctx, &rue_ctx_ops);
+	return &ctx->vctx;
+
+err_uninit:
+	verbs_uninit_context(&ctx->vctx);
+	free(ctx);
+	return NULL;
+}
+
+static void rue_free_context(struct ibv_context *ibctx)
+{
+	struct rue_context *ctx = to_rctx(ibctx);
+
+	verbs_uninit_context(&ctx->vctx);
+	free(ctx);
+}
+
+static struct verbs_device *rue_alloc_device(struct verbs_sysfs_dev *sysfs_dev)
+{
+	struct rue_device *dev;
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return NULL;
+	return &dev->vdev;
+}
+
+static void rue_uninit_device(struct verbs_device *vdev)
+{
+	free(container_of(vdev, struct rue_device, vdev));
+}
+
+static const struct verbs_device_ops rue_dev_ops = {
+	.name = "rue",
+	.match_min_abi_version = RUE_UVERBS_ABI_VERSION,
+	.match_max_abi_version = RUE_UVERBS_ABI_VERSION,
+	.match_device = rue_match_device,
+	.alloc_device = rue_alloc_device,
+	.uninit_device = rue_uninit_device,
+	.alloc_context = rue_alloc_context,
+};
+
+/* libibverbs dlopen()s us; register at load time. */
+static void __attribute__((constructor)) rue_register_driver(void)
+{
+	verbs_register_driver_34(&rue_dev_ops);
+}
