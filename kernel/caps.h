@@ -14,6 +14,7 @@
 #define RUE_FW_VER		(1ULL << 32)
 
 #define RUE_MAX_QP		(1U << 16)
+#define RUE_FIRST_QPN		16	/* below: reserved (QP1 is GSI) */
 #define RUE_MAX_QP_WR		16384
 #define RUE_MAX_SGE		32
 #define RUE_MAX_INLINE		512
@@ -25,6 +26,8 @@
 #define RUE_MAX_RD_ATOMIC	16
 #define RUE_MAX_MR_SIZE		(1ULL << 40)
 #define RUE_MAX_MSG_SIZE	(1U << 31)
+#define RUE_MAX_MSG_BYTES	RUE_MAX_MSG_SIZE
 #define RUE_GID_TABLE_LEN	64
+#define RUE_MAX_FRWR_PAGES	512
 
 #endif /* _RUE_CAPS_H */

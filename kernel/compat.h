@@ -16,4 +16,11 @@
 #define RUE_CREATE_CQ_ATTRS 1
 #endif
 
+/* 6.12 moved the unaligned accessors from asm/ to linux/. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 #endif /* _RUE_COMPAT_H */

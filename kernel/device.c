@@ -43,9 +43,14 @@
 #include <rdma/rdma_netlink.h>
 #include <rdma/rue-abi.h>
 
+#include "ah.h"
 #include "caps.h"
+#include "cq.h"
 #include "device.h"
+#include "mr.h"
 #include "net.h"
+#include "qp.h"
+#include "stats.h"
 #include "verbs.h"
 
 static DEFINE_MUTEX(rue_dev_mutex);
@@ -178,7 +183,8 @@ static int rue_query_device(struct ib_device *ibdev,
 				 IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_CURR_QP_STATE_MOD |
-				 IB_DEVICE_SHUTDOWN_PORT;
+				 IB_DEVICE_SHUTDOWN_PORT |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = RUE_MAX_SGE;
 	attr->max_recv_sge = RUE_MAX_SGE;
@@ -190,7 +196,8 @@ static int rue_query_device(struct ib_device *ibdev,
 	attr->max_qp_rd_atom = RUE_MAX_RD_ATOMIC;
 	attr->max_res_rd_atom = RUE_MAX_RD_ATOMIC * RUE_MAX_QP;
 	attr->max_qp_init_rd_atom = RUE_MAX_RD_ATOMIC;
-	attr->atomic_cap = IB_ATOMIC_NONE;
+	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->max_fast_reg_page_list_len = RUE_MAX_FRWR_PAGES;
 	attr->max_ah = RUE_MAX_AH;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
@@ -304,6 +311,7 @@ static int rue_dev_attach(struct rue_dev *rdev)
 		return err;
 	hash_add_rcu(rue_dev_hash, &rdev->hnode, (unsigned long)rdev->ndev);
 	rdev->attached = true;
+	WRITE_ONCE(rdev->tx_ok, true);
 	return 0;
 }
 
@@ -315,6 +323,9 @@ static void rue_dev_detach(struct rue_dev *rdev)
 		return;
 	hash_del_rcu(&rdev->hnode);
 	rdev->attached = false;
+	WRITE_ONCE(rdev->tx_ok, false);
+	/* No transmitter or receiver still uses the namespace after this. */
+	synchronize_net();
 	rue_net_put(rdev->net);
 }
 
@@ -331,6 +342,13 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	rtnl_unlock();
 
 	pr_debug("device %s destroyed\n", dev_name(&ibdev->dev));
+	WARN_ON(!xa_empty(&rdev->qps) || !xa_empty(&rdev->ahs));
+	xa_destroy(&rdev->qps);
+	xa_destroy(&rdev->mrs);
+	xa_destroy(&rdev->ahs);
+	if (rdev->wq)
+		destroy_workqueue(rdev->wq);
+	free_percpu(rdev->stats);
 	netdev_put(rdev->ndev, &rdev->ndev_tracker);
 	if (atomic_dec_and_test(&rue_dev_count))
 		wake_up_all(&rue_dev_wq);
@@ -430,15 +448,37 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	rdev->ndev = ndev;
 	netdev_hold(ndev, &rdev->ndev_tracker, GFP_KERNEL);
 	rdev->net = dev_net(ndev);
+	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
+	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
+	rdev->stats = alloc_percpu(struct rue_stats);
+	rdev->wq = alloc_workqueue("rue_%s", WQ_HIGHPRI | WQ_UNBOUND |
+				   WQ_MEM_RECLAIM, 0, name);
+	if (!rdev->stats || !rdev->wq) {
+		err = -ENOMEM;
+		goto err_dealloc;
+	}
 
 	ibdev->node_type = RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = num_possible_cpus();
 	ibdev->local_dma_lkey = 0;
 	strscpy(ibdev->node_desc, "rue", sizeof(ibdev->node_desc));
+	/*
+	 * The core leaves these write() commands off unless asked: librue
+	 * uses the first two, without work requests, as doorbells.
+	 */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
+				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	rue_dev_init_guid(rdev);
 	ib_set_device_ops(ibdev, &rue_device_ops);
 	rue_verbs_set_ops(ibdev);
+	rue_ah_set_ops(ibdev);
+	rue_cq_set_ops(ibdev);
+	rue_mr_set_ops(ibdev);
+	rue_qp_set_ops(ibdev);
+	rue_stats_set_ops(ibdev);
 
 	err = ib_device_set_netdev(ibdev, ndev, 1);
 	if (err)

@@ -9,6 +9,8 @@
 #include <linux/rculist.h>
 #include <rdma/ib_verbs.h>
 
+#include "stats.h"
+
 struct rue_dev {
 	struct ib_device ibdev;
 
@@ -28,8 +30,23 @@ struct rue_dev {
 	struct hlist_node hnode;	/* rue_dev_hash, by ndev; RCU */
 	bool attached;			/* in the hash, socket ref held */
 	bool live;			/* registration confirmed under RTNL */
+	/*
+	 * Cleared, then an RCU grace period, when the device detaches
+	 * from its namespace: transmitters check it under rcu_read_lock().
+	 */
+	bool tx_ok;
 
 	u64 node_guid_host;		/* for netlink, host order */
+
+	struct xarray qps;		/* by QPN; RCU lookups on receive */
+	struct xarray mrs;		/* by key >> 8; RCU lookups */
+	struct xarray ahs;		/* user AHs by number */
+	u32 qp_next;
+	u32 mr_next;
+	u32 ah_next;
+
+	struct rue_stats __percpu *stats;
+	struct workqueue_struct *wq;	/* QP transmit work */
 };
 
 static inline struct rue_dev *to_rue_dev(struct ib_device *ibdev)

@@ -6,6 +6,7 @@
 #include <linux/module.h>
 
 #include "device.h"
+#include "icrc.h"
 #include "net.h"
 #include "netlink.h"
 
@@ -13,6 +14,9 @@ static int __init rue_init(void)
 {
 	int err;
 
+	err = rue_icrc_selftest();
+	if (err)
+		return err;
 	err = rue_net_init();
 	if (err)
 		return err;

@@ -2,13 +2,196 @@
 /*
  * Receive path: packets arrive on a namespace's UDP socket (net.c) in
  * softirq context, are matched to the rue device of the netdev they came
- * in on, and handed to the transport.
+ * in on, checked, and handed to the QP they name.
+ *
+ * Checks, in order, each failure counted and the packet dropped:
+ *  - the device: the ingress netdev's, or, for traffic between local
+ *    addresses (which the stack delivers through lo), the device owning
+ *    the destination address;
+ *  - lengths: UDP, BTH and every extension header the opcode implies,
+ *    pad and ICRC, all within the packet;
+ *  - IP header: IPv4 without options, IPv6 without extension headers;
+ *  - the opcode is one rue implements;
+ *  - the ICRC;
+ *  - the destination QP exists, has the right type, and (RC) the packet
+ *    comes from its peer's address.
+ * Nothing a packet carries is trusted before these pass.
  */
-#include <linux/skbuff.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <net/addrconf.h>
+#include <net/dsfield.h>
 
 #include "device.h"
+#include "icrc.h"
+#include "pkt.h"
+#include "qp.h"
+#include "rc_req.h"
+#include "rc_resp.h"
 #include "recv.h"
+#include "stats.h"
+#include "ud.h"
+
+/* Traffic to a local address comes in through lo: find its owner. */
+static struct rue_dev *rue_recv_dev_by_addr(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	struct net_device *ndev;
+
+	if (ip_hdr(skb)->version == 4)
+		ndev = __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+	else
+		ndev = ipv6_dev_find(net, &ipv6_hdr(skb)->daddr, NULL);
+	return ndev ? rue_dev_from_netdev_rcu(ndev) : NULL;
+}
+
+static struct rue_dev *rue_recv_dev(struct sk_buff *skb)
+{
+	struct rue_dev *rdev = rue_dev_from_netdev_rcu(skb->dev);
+
+	if (!rdev && (skb->dev->flags & IFF_LOOPBACK))
+		rdev = rue_recv_dev_by_addr(skb);
+	return rdev;
+}
+
+/*
+ * Fill @pkt from the skb (data at the UDP header).
+ *
+ * Return: RUE_NSTATS if the packet is well formed, else the counter that
+ * says why not.
+ */
+static enum rue_stat rue_recv_parse(struct sk_buff *skb, struct rue_pkt *pkt)
+{
+	const unsigned int bth_off = sizeof(struct udphdr);
+	const struct rue_opcode_info *op;
+	const struct rue_bth *bth;
+	unsigned int pad, tail;
+
+	if (ip_hdr(skb)->version == 4) {
+		if (ip_hdr(skb)->ihl != 5)
+			return RUE_STAT_RX_DROP_HDR;
+		pkt->ipv6 = false;
+		pkt->tos = ip_hdr(skb)->tos;
+	} else {
+		if (ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)
+			return RUE_STAT_RX_DROP_HDR;
+		pkt->ipv6 = true;
+		pkt->tos = ipv6_get_dsfield(ipv6_hdr(skb));
+	}
+
+	if (!pskb_may_pull(skb, bth_off + sizeof(struct rue_bth)))
+		return RUE_STAT_RX_DROP_HDR;
+	bth = (const struct rue_bth *)(skb->data + bth_off);
+	op = &rue_opcodes[bth->opcode];
+	if (!op->mask)
+		return RUE_STAT_RX_DROP_OPCODE;
+	/* Transport version 0 (IBTA 9.2.4); the default P_Key, full or limited. */
+	if ((bth->flags & RUE_BTH_TVER_MASK) ||
+	    (be16_to_cpu(bth->pkey) & 0x7fff) != 0x7fff)
+		return RUE_STAT_RX_DROP_HDR;
+	if (!pskb_may_pull(skb, bth_off + op->hdr_len))
+		return RUE_STAT_RX_DROP_HDR;
+
+	pkt->skb = skb;
+	pkt->hdr = skb->data + bth_off;
+	bth = (const struct rue_bth *)pkt->hdr;
+	pkt->op = op;
+	pkt->mask = op->mask;
+	pkt->opcode = bth->opcode;
+	pkt->psn = rue_bth_psn(bth);
+	pkt->qpn = rue_bth_qpn(bth);
+	pkt->ackreq = be32_to_cpu(bth->apsn) & RUE_BTH_ACKREQ;
+	pkt->se = bth->flags & RUE_BTH_SE;
+	pkt->pay_off = bth_off + op->hdr_len;
+
+	/* UDP length (the stack trimmed the skb to it) covers everything. */
+	pad = rue_bth_pad(bth);
+	tail = pad + RUE_ICRC_BYTES;
+	if (skb->len < pkt->pay_off + tail)
+		return RUE_STAT_RX_DROP_HDR;
+	pkt->paylen = skb->len - pkt->pay_off - tail;
+	if (!(op->mask & RUE_OPM_PAYLOAD) && (pkt->paylen || pad))
+		return RUE_STAT_RX_DROP_HDR;
+	return RUE_NSTATS;
+}
+
+static bool rue_recv_icrc_ok(const struct rue_pkt *pkt)
+{
+	struct sk_buff *skb = pkt->skb;
+	unsigned int bth_off = pkt->hdr - skb->data;
+	__le32 wire;
+
+	if (skb_copy_bits(skb, skb->len - RUE_ICRC_BYTES, &wire, sizeof(wire)))
+		return false;
+	return rue_icrc(skb, bth_off, skb->len - bth_off - RUE_ICRC_BYTES) ==
+	       le32_to_cpu(wire);
+}
+
+/* An RC QP takes packets only from its peer (IBTA 9.6.1.5 for RoCE). */
+static bool rue_recv_from_peer(const struct rue_qp *qp, const struct sk_buff *skb)
+{
+	if (qp->av.network_type == RDMA_NETWORK_IPV4)
+		return ip_hdr(skb)->version == 4 &&
+		       ip_hdr(skb)->saddr == qp->av.daddr.s6_addr32[3] &&
+		       ip_hdr(skb)->daddr == qp->av.saddr.s6_addr32[3];
+	return ip_hdr(skb)->version == 6 &&
+	       ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &qp->av.daddr) &&
+	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &qp->av.saddr);
+}
+
+static void rue_recv_rc(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	struct sk_buff_head out;
+	bool error = false, event = false, run;
+
+	__skb_queue_head_init(&out);
+	if (pkt->mask & RUE_OPM_REQ)
+		run = rue_resp_rcv(qp, pkt, &out, &error, &event);
+	else
+		run = rue_req_rcv(qp, pkt, &error);
+	rue_qp_send_list(qp, &out);
+	rue_qp_notify(qp);
+	if (event)
+		rue_qp_event(qp, IB_EVENT_COMM_EST);
+	if (error)
+		rue_qp_error(qp);
+	else if (run)
+		rue_qp_run(qp);
+}
+
+static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
+{
+	struct rue_qp *qp;
+
+	if (pkt->mask & RUE_OPM_CNP) {
+		/* Congestion notification: no rate control yet, count it. */
+		return;
+	}
+
+	qp = rue_qp_get(rdev, pkt->qpn);
+	if (!qp) {
+		rue_stat_inc(rdev, RUE_STAT_RX_DROP_QP);
+		return;
+	}
+	if (pkt->mask & RUE_OPM_RC) {
+		if (qp->ibqp.qp_type != IB_QPT_RC) {
+			rue_stat_inc(rdev, RUE_STAT_RX_DROP_OPCODE);
+		} else if (!rue_recv_from_peer(qp, pkt->skb)) {
+			rue_stat_inc(rdev, RUE_STAT_RX_DROP_QP);
+		} else {
+			rue_recv_rc(qp, pkt);
+		}
+	} else if (qp->ibqp.qp_type == IB_QPT_UD ||
+		   qp->ibqp.qp_type == IB_QPT_GSI) {
+		rue_ud_rcv(qp, pkt);
+		rue_qp_notify(qp);
+	} else {
+		rue_stat_inc(rdev, RUE_STAT_RX_DROP_OPCODE);
+	}
+	rue_qp_put(qp);
+}
 
 /**
  * rue_recv_roce_encap() - UDP encap_rcv hook of the RoCEv2 sockets
@@ -19,7 +202,28 @@
  */
 int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb)
 {
-	/* No transport yet: every packet is dropped. */
-	kfree_skb(skb);
+	struct rue_pkt pkt = {};
+	struct rue_dev *rdev;
+	enum rue_stat bad;
+
+	rdev = rue_recv_dev(skb);
+	if (!rdev)
+		goto free;
+	pkt.rdev = rdev;
+
+	bad = rue_recv_parse(skb, &pkt);
+	if (bad != RUE_NSTATS) {
+		rue_stat_inc(rdev, bad);
+		goto free;
+	}
+	if (!rue_recv_icrc_ok(&pkt)) {
+		rue_stat_inc(rdev, RUE_STAT_RX_DROP_ICRC);
+		goto free;
+	}
+	rue_stat_inc(rdev, RUE_STAT_RX_PACKETS);
+	rue_stat_add(rdev, RUE_STAT_RX_BYTES, skb->len);
+	rue_recv_dispatch(rdev, &pkt);
+free:
+	consume_skb(skb);
 	return 0;
 }

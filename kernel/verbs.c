@@ -9,12 +9,14 @@
 #include <rdma/rue-abi.h>
 
 #include "caps.h"
+#include "queue.h"
 #include "verbs.h"
 
 static int rue_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
 	struct rue_alloc_ucontext_resp resp = {
 		.ring_abi = RUE_RING_ABI,
+		.caps = RUE_CTX_CAP_SQ_DOORBELL_SKIP | RUE_CTX_CAP_CQ_NOTIFY_RING,
 		.max_inline = RUE_MAX_INLINE,
 		.max_sge = RUE_MAX_SGE,
 	};
@@ -64,6 +66,8 @@ static const struct ib_device_ops rue_verbs_ops = {
 	.dealloc_pd = rue_dealloc_pd,
 	.dealloc_ucontext = rue_dealloc_ucontext,
 	.disassociate_ucontext = rue_disassociate_ucontext,
+	.mmap = rue_mmap,
+	.mmap_free = rue_mmap_free,
 
 	INIT_RDMA_OBJ_SIZE(ib_pd, rue_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rue_ucontext, ibuc),

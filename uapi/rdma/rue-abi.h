@@ -267,10 +267,13 @@ struct rue_create_srq_resp {
 	__u32 srq_num;
 };
 
+/*
+ * The core's create_ah response is 4 bytes long, so this one has 4-byte
+ * alignment: no 64-bit members.
+ */
 struct rue_create_ah_resp {
-	__aligned_u64 comp_mask;
+	__u32 comp_mask;
 	__u32 ah_num;		/* goes in rue_sqe.ah */
-	__u32 reserved;
 };
 
 #endif /* RUE_ABI_USER_H */

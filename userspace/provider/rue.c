@@ -33,10 +33,26 @@ static void rue_free_context(struct ibv_context *ibctx);
 
 static const struct verbs_context_ops rue_ctx_ops = {
 	.alloc_pd = rue_alloc_pd,
+	.create_ah = rue_create_ah,
+	.create_cq = rue_create_cq,
+	.create_qp = rue_create_qp,
+	.create_qp_ex = rue_create_qp_ex,
 	.dealloc_pd = rue_dealloc_pd,
+	.dereg_mr = rue_dereg_mr,
+	.destroy_ah = rue_destroy_ah,
+	.destroy_cq = rue_destroy_cq,
+	.destroy_qp = rue_destroy_qp,
 	.free_context = rue_free_context,
+	.modify_qp = rue_modify_qp,
+	.poll_cq = rue_poll_cq,
+	.post_recv = rue_post_recv,
+	.post_send = rue_post_send,
 	.query_device_ex = rue_query_device_ex,
 	.query_port = rue_query_port,
+	.query_qp = rue_query_qp,
+	.reg_mr = rue_reg_mr,
+	.req_notify_cq = rue_req_notify_cq,
+	.resize_cq = rue_resize_cq,
 };
 
 struct rue_get_context_resp {

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory regions.
+ *
+ * Keys: lkey == rkey == index << 8 | tag.  The index finds the MR in the
+ * device's xarray (RCU, so the receive path looks keys up without locks);
+ * the 8-bit tag starts random, and fast registration sets it from the
+ * key the consumer chose (ib_update_fast_reg_key), so a stale key stops
+ * matching.
+ *
+ * Memory is reached page by page: a user MR keeps the pages ib_umem
+ * pinned, a fast-registration MR the addresses map_mr_sg gave it (kernel
+ * addresses: rue has no DMA device, see ib_uses_virt_dma()), a DMA MR
+ * takes kernel addresses as they come.  Every access goes through
+ * rue_mr_page(), which bounds-checks against the region.
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <net/sock.h>
+
+#include "caps.h"
+#include "device.h"
+#include "mr.h"
+
+static void rue_mr_release(struct work_struct *work)
+{
+	struct rue_mr *mr = container_of(work, struct rue_mr, release_work);
+
+	if (mr->umem)
+		ib_umem_release(mr->umem);
+	kvfree(mr->pages);
+	kvfree(mr->addrs);
+	pr_debug("MR %#x destroyed\n", mr->ibmr.lkey);
+	kfree_rcu(mr, rcu);
+}
+
+/* The last reference can drop in softirq: unpinning sleeps, so defer. */
+void rue_mr_put(struct rue_mr *mr)
+{
+	if (refcount_dec_and_test(&mr->refcnt))
+		queue_work(system_unbound_wq, &mr->release_work);
+}
+
+bool rue_mr_in_range(const struct rue_mr *mr, u64 iova, u64 len)
+{
+	return iova >= mr->iova && len <= mr->length &&
+	       iova - mr->iova <= mr->length - len;
+}
+
+/**
+ * rue_mr_get() - look up and check a memory key
+ * @rdev: the device
+ * @key: an lkey or rkey
+ * @remote: @key is an rkey from the wire
+ * @pd: the PD the accessing QP belongs to
+ * @access: IB_ACCESS_* rights the access needs (0 for local reads)
+ * @err: why the lookup failed
+ *
+ * Return: the MR with a reference, or NULL.
+ */
+struct rue_mr *rue_mr_get(struct rue_dev *rdev, u32 key, bool remote,
+			  struct ib_pd *pd, int access, enum rue_mr_err *err)
+{
+	struct rue_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&rdev->mrs, key >> 8);
+	if (mr && !refcount_inc_not_zero(&mr->refcnt))
+		mr = NULL;
+	rcu_read_unlock();
+	if (!mr) {
+		*err = RUE_MR_EKEY;
+		return NULL;
+	}
+
+	if (smp_load_acquire(&mr->state) != RUE_MR_VALID ||
+	    (remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key) {
+		*err = RUE_MR_EKEY;
+		goto err_put;
+	}
+	if (mr->ibmr.pd != pd) {
+		*err = RUE_MR_EPD;
+		goto err_put;
+	}
+	if ((mr->access & access) != access) {
+		*err = RUE_MR_EACCESS;
+		goto err_put;
+	}
+	*err = RUE_MR_OK;
+	return mr;
+
+err_put:
+	rue_mr_put(mr);
+	return NULL;
+}
+
+/*
+ * The page holding @iova, the offset in it, and how many bytes of the
+ * region are contiguous there.  The caller has checked the range.
+ */
+static struct page *rue_mr_page(const struct rue_mr *mr, u64 iova,
+				unsigned int *off, unsigned int *avail)
+{
+	u64 pos;
+	void *va;
+
+	switch (mr->type) {
+	case RUE_MR_USER:
+		pos = iova - mr->iova + mr->offset;
+		if (unlikely((pos >> PAGE_SHIFT) >= mr->npages))
+			return NULL;
+		*off = pos & ~PAGE_MASK;
+		*avail = PAGE_SIZE - *off;
+		return mr->pages[pos >> PAGE_SHIFT];
+	case RUE_MR_FRWR: {
+		u64 psize = 1ULL << mr->page_shift;
+		u64 first = mr->iova & ~(psize - 1);
+		u64 idx = (iova - first) >> mr->page_shift;
+
+		if (unlikely(idx >= mr->npages))
+			return NULL;
+		va = (void *)(uintptr_t)(mr->addrs[idx] + (iova & (psize - 1)));
+		break;
+	}
+	case RUE_MR_DMA:
+	default:
+		va = (void *)(uintptr_t)iova;
+		break;
+	}
+	*off = offset_in_page(va);
+	*avail = PAGE_SIZE - *off;
+	return is_vmalloc_addr(va) ? vmalloc_to_page(va) : virt_to_page(va);
+}
+
+/**
+ * rue_mr_copy_from_skb() - place packet payload into a region
+ * @mr: destination region
+ * @iova: destination address, range already checked
+ * @skb: packet
+ * @offset: payload offset from skb->data
+ * @len: bytes
+ */
+int rue_mr_copy_from_skb(struct rue_mr *mr, u64 iova,
+			 const struct sk_buff *skb, int offset, u32 len)
+{
+	unsigned int off, n;
+	struct page *page;
+	void *dst;
+	int err;
+
+	while (len) {
+		page = rue_mr_page(mr, iova, &off, &n);
+		if (unlikely(!page))
+			return -EFAULT;
+		n = min(n, len);
+		dst = kmap_local_page(page);
+		err = skb_copy_bits(skb, offset, dst + off, n);
+		kunmap_local(dst);
+		if (unlikely(err))
+			return err;
+		iova += n;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int rue_mr_copy(struct rue_mr *mr, u64 iova, void *buf, u32 len,
+		       bool to_mr)
+{
+	unsigned int off, n;
+	struct page *page;
+	void *va;
+
+	while (len) {
+		page = rue_mr_page(mr, iova, &off, &n);
+		if (unlikely(!page))
+			return -EFAULT;
+		n = min(n, len);
+		va = kmap_local_page(page);
+		if (to_mr)
+			memcpy(va + off, buf, n);
+		else
+			memcpy(buf, va + off, n);
+		kunmap_local(va);
+		iova += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int rue_mr_copy_to_buf(struct rue_mr *mr, u64 iova, void *buf, u32 len)
+{
+	return rue_mr_copy(mr, iova, buf, len, false);
+}
+
+int rue_mr_copy_from_buf(struct rue_mr *mr, u64 iova, const void *buf,
+			 u32 len)
+{
+	return rue_mr_copy(mr, iova, (void *)buf, len, true);
+}
+
+/*
+ * Zero-copy transmit hands pages to the network stack, which may hold
+ * them after the work request completed (a retransmitted duplicate still
+ * in a queue).  That is safe for pinned user pages and for ordinary
+ * kernel pages we take a reference on; DMA MRs may point into slab or
+ * vmalloc memory, so they are always copied.
+ */
+bool rue_mr_can_frag(const struct rue_mr *mr)
+{
+	return mr->type != RUE_MR_DMA;
+}
+
+/**
+ * rue_mr_add_frags() - append region memory to an skb as page fragments
+ * @mr: source region (rue_mr_can_frag()), range already checked
+ * @iova: source address
+ * @len: bytes
+ * @skb: the packet; its fragments take page references
+ *
+ * Return: 0, or -EMSGSIZE when the skb has no room for more fragments or
+ * a page cannot be lent (then the caller copies instead); the skb may
+ * have been partly extended and must be discarded.
+ */
+int rue_mr_add_frags(struct rue_mr *mr, u64 iova, u32 len, struct sk_buff *skb)
+{
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int off, n;
+	struct page *page;
+
+	while (len) {
+		page = rue_mr_page(mr, iova, &off, &n);
+		if (unlikely(!page))
+			return -EFAULT;
+		n = min(n, len);
+		if (shinfo->nr_frags >= MAX_SKB_FRAGS || !sendpage_ok(page))
+			return -EMSGSIZE;
+		get_page(page);
+		skb_fill_page_desc(skb, shinfo->nr_frags, page, off, n);
+		skb->len += n;
+		skb->data_len += n;
+		skb->truesize += n;
+		iova += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * rue_mr_atomic() - 8-byte atomic on region memory (IBTA 9.4.5)
+ * @mr: target region, range checked, IB_ACCESS_REMOTE_ATOMIC
+ * @iova: 8-byte aligned address
+ * @cmp_swap: compare-and-swap, else fetch-and-add
+ * @compare: value to compare
+ * @swap_add: value to swap in or add
+ * @orig: returns the value before the operation
+ *
+ * The operation is a CPU atomic instruction on the memory itself, so it is
+ * atomic with respect to any other processor updating the same 8 bytes,
+ * including the process that owns the memory.
+ */
+int rue_mr_atomic(struct rue_mr *mr, u64 iova, bool cmp_swap, u64 compare,
+		  u64 swap_add, u64 *orig)
+{
+	unsigned int off, n;
+	struct page *page;
+	atomic64_t *p;
+	void *va;
+
+	if (iova & 7)
+		return -EINVAL;
+	page = rue_mr_page(mr, iova, &off, &n);
+	if (unlikely(!page || n < 8))
+		return -EFAULT;
+	va = kmap_local_page(page);
+	p = va + off;
+	if (cmp_swap)
+		*orig = atomic64_cmpxchg(p, compare, swap_add);
+	else
+		*orig = atomic64_fetch_add(swap_add, p);
+	kunmap_local(va);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                        */
+
+static struct rue_mr *rue_mr_alloc(enum rue_mr_type type)
+{
+	struct rue_mr *mr;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return NULL;
+	mr->type = type;
+	refcount_set(&mr->refcnt, 1);
+	INIT_WORK(&mr->release_work, rue_mr_release);
+	return mr;
+}
+
+/*
+ * Reserve an index, then publish the MR last, once it is fully set up:
+ * the receive path may look it up the moment it is in the xarray.
+ */
+static int rue_mr_publish(struct rue_dev *rdev, struct rue_mr *mr,
+			  struct ib_pd *pd, u8 state)
+{
+	u32 key;
+	int err;
+
+	err = xa_alloc_cyclic(&rdev->mrs, &mr->index, XA_ZERO_ENTRY,
+			      XA_LIMIT(1, RUE_MAX_MR), &rdev->mr_next,
+			      GFP_KERNEL);
+	if (err < 0)
+		return err;
+	mr->rdev = rdev;
+	key = mr->index << 8 | (get_random_u32() & 0xff);
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	mr->ibmr.pd = pd;
+	mr->state = state;
+	xa_store(&rdev->mrs, mr->index, mr, GFP_KERNEL);
+	pr_debug("MR %#x created\n", key);
+	return 0;
+}
+
+static struct ib_mr *rue_get_dma_mr(struct ib_pd *pd, int access)
+{
+	struct rue_mr *mr;
+	int err;
+
+	mr = rue_mr_alloc(RUE_MR_DMA);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->access = access;
+	mr->iova = 0;
+	mr->length = U64_MAX;
+	err = rue_mr_publish(to_rue_dev(pd->device), mr, pd, RUE_MR_VALID);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
+static int rue_mr_collect_pages(struct rue_mr *mr)
+{
+	struct sg_page_iter iter;
+	u32 i = 0;
+
+	mr->npages = ib_umem_num_pages(mr->umem);
+	mr->pages = kvcalloc(mr->npages, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_page(&mr->umem->sgt_append.sgt, &iter, 0) {
+		if (WARN_ON_ONCE(i >= mr->npages))
+			return -EFAULT;
+		mr->pages[i++] = sg_page_iter_page(&iter);
+	}
+	mr->npages = i;
+	return 0;
+}
+
+static struct ib_mr *rue_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				     u64 iova, int access,
+				     struct ib_udata *udata)
+{
+	struct rue_dev *rdev = to_rue_dev(pd->device);
+	struct rue_mr *mr;
+	int err;
+
+	if (access & ~(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+		       IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC |
+		       IB_ACCESS_RELAXED_ORDERING))
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!length || length > RUE_MAX_MR_SIZE)
+		return ERR_PTR(-EINVAL);
+
+	mr = rue_mr_alloc(RUE_MR_USER);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->umem = ib_umem_get(pd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		err = PTR_ERR(mr->umem);
+		mr->umem = NULL;
+		goto err_free;
+	}
+	err = rue_mr_collect_pages(mr);
+	if (err)
+		goto err_free;
+	mr->offset = ib_umem_offset(mr->umem);
+	mr->access = access;
+	mr->iova = iova;
+	mr->length = length;
+	mr->page_shift = PAGE_SHIFT;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+
+	err = rue_mr_publish(rdev, mr, pd, RUE_MR_VALID);
+	if (err)
+		goto err_free;
+	return &mr->ibmr;
+
+err_free:
+	rue_mr_release(&mr->release_work);
+	return ERR_PTR(err);
+}
+
+static struct ib_mr *rue_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+				  u32 max_num_sg)
+{
+	struct rue_mr *mr;
+	int err;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > RUE_MAX_FRWR_PAGES)
+		return ERR_PTR(-EINVAL);
+
+	mr = rue_mr_alloc(RUE_MR_FRWR);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->addrs = kvcalloc(max_num_sg, sizeof(*mr->addrs), GFP_KERNEL);
+	if (!mr->addrs) {
+		kfree(mr);
+		return ERR_PTR(-ENOMEM);
+	}
+	mr->max_pages = max_num_sg;
+	err = rue_mr_publish(to_rue_dev(pd->device), mr, pd, RUE_MR_FREE);
+	if (err) {
+		rue_mr_release(&mr->release_work);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
+static int rue_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct rue_mr *mr = to_rue_mr(ibmr);
+
+	if (mr->npages >= mr->max_pages)
+		return -ENOMEM;
+	mr->addrs[mr->npages++] = addr;
+	return 0;
+}
+
+static int rue_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
+			 int sg_nents, unsigned int *sg_offset)
+{
+	struct rue_mr *mr = to_rue_mr(ibmr);
+
+	mr->npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, rue_set_page);
+}
+
+/**
+ * rue_mr_reg_frwr() - execute a REG_MR work request (IBTA 10.7.2.2)
+ * @mr: a fast-registration MR with pages mapped by map_mr_sg
+ * @pd: the posting QP's PD
+ * @key: the new key; its index part must be the MR's
+ * @access: IB_ACCESS_* for the registration
+ */
+int rue_mr_reg_frwr(struct rue_mr *mr, struct ib_pd *pd, u32 key, int access)
+{
+	if (mr->type != RUE_MR_FRWR || mr->ibmr.pd != pd ||
+	    (key >> 8) != mr->index || !mr->ibmr.page_size ||
+	    !is_power_of_2(mr->ibmr.page_size))
+		return -EINVAL;
+	if (READ_ONCE(mr->state) == RUE_MR_VALID)
+		return -EBUSY;
+	mr->access = access;
+	mr->iova = mr->ibmr.iova;
+	mr->length = mr->ibmr.length;
+	mr->page_shift = ilog2(mr->ibmr.page_size);
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	/* Publish the new layout before the receive path may use it. */
+	smp_store_release(&mr->state, RUE_MR_VALID);
+	return 0;
+}
+
+/**
+ * rue_mr_invalidate() - LOCAL_INV, or SEND_WITH_INV from the wire
+ * @rdev: the device
+ * @key: the key to invalidate
+ * @pd: the QP's PD
+ * @remote: the key came in a packet (it must be an rkey of a
+ *	fast-registration MR the remote could access)
+ */
+int rue_mr_invalidate(struct rue_dev *rdev, u32 key, struct ib_pd *pd,
+		      bool remote)
+{
+	enum rue_mr_err err;
+	struct rue_mr *mr;
+
+	mr = rue_mr_get(rdev, key, remote, pd, 0, &err);
+	if (!mr)
+		return -EINVAL;
+	if (mr->type != RUE_MR_FRWR) {
+		rue_mr_put(mr);
+		return -EINVAL;
+	}
+	smp_store_release(&mr->state, RUE_MR_FREE);
+	rue_mr_put(mr);
+	return 0;
+}
+
+static int rue_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct rue_mr *mr = to_rue_mr(ibmr);
+
+	xa_erase(&mr->rdev->mrs, mr->index);
+	WRITE_ONCE(mr->state, RUE_MR_FREE);
+	rue_mr_put(mr);
+	return 0;
+}
+
+static const struct ib_device_ops rue_mr_ops = {
+	.alloc_mr = rue_alloc_mr,
+	.dereg_mr = rue_dereg_mr,
+	.get_dma_mr = rue_get_dma_mr,
+	.map_mr_sg = rue_map_mr_sg,
+	.reg_user_mr = rue_reg_user_mr,
+};
+
+void rue_mr_set_ops(struct ib_device *ibdev)
+{
+	ib_set_device_ops(ibdev, &rue_mr_ops);
+}

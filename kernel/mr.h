@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memory regions: user MRs, DMA MRs and fast-registration MRs.
+ */
+#ifndef _RUE_MR_H
+#define _RUE_MR_H
+
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+
+struct rue_dev;
+
+enum rue_mr_type {
+	RUE_MR_USER,		/* pinned user pages */
+	RUE_MR_DMA,		/* all kernel memory, iova = kernel address */
+	RUE_MR_FRWR,		/* pages given by map_mr_sg, set by REG_MR */
+};
+
+enum rue_mr_state {
+	RUE_MR_FREE,		/* FRWR before REG_MR or after invalidation */
+	RUE_MR_VALID,
+};
+
+struct rue_mr {
+	struct ib_mr ibmr;
+	struct rue_dev *rdev;
+	u32 index;			/* in rdev->mrs: key >> 8 */
+	enum rue_mr_type type;
+	u8 state;			/* enum rue_mr_state; READ_ONCE */
+	int access;			/* IB_ACCESS_* */
+	u64 iova;
+	u64 length;
+	unsigned int page_shift;
+	u32 offset;			/* USER: iova's offset in pages[0] */
+	u32 npages;
+	u32 max_pages;			/* FRWR: capacity of addrs */
+	struct page **pages;		/* USER */
+	u64 *addrs;			/* FRWR: kernel addresses of pages */
+	struct ib_umem *umem;
+
+	/*
+	 * One reference is the MR's registration, dropped by dereg; every
+	 * lookup takes another for as long as it touches the memory.  The
+	 * pages stay pinned until the last one goes, so deregistering an
+	 * MR that a WQE in flight still uses is safe.
+	 */
+	refcount_t refcnt;
+	struct work_struct release_work;
+	struct rcu_head rcu;		/* lookups are RCU: free after a grace period */
+};
+
+static inline struct rue_mr *to_rue_mr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct rue_mr, ibmr);
+}
+
+/* Why a lookup failed; callers map it to a completion status or NAK. */
+enum rue_mr_err {
+	RUE_MR_OK,
+	RUE_MR_EKEY,		/* no MR with this key, or not valid */
+	RUE_MR_EPD,		/* another PD */
+	RUE_MR_EACCESS,		/* access right missing */
+	RUE_MR_ERANGE,		/* outside the region */
+};
+
+struct rue_mr * __must_check rue_mr_get(struct rue_dev *rdev, u32 key,
+					bool remote, struct ib_pd *pd,
+					int access, enum rue_mr_err *err);
+void rue_mr_put(struct rue_mr *mr);
+bool rue_mr_in_range(const struct rue_mr *mr, u64 iova, u64 len);
+
+int rue_mr_copy_from_skb(struct rue_mr *mr, u64 iova,
+			 const struct sk_buff *skb, int offset, u32 len);
+int rue_mr_copy_to_buf(struct rue_mr *mr, u64 iova, void *buf, u32 len);
+int rue_mr_copy_from_buf(struct rue_mr *mr, u64 iova, const void *buf,
+			 u32 len);
+int rue_mr_add_frags(struct rue_mr *mr, u64 iova, u32 len,
+		     struct sk_buff *skb);
+bool rue_mr_can_frag(const struct rue_mr *mr);
+int rue_mr_atomic(struct rue_mr *mr, u64 iova, bool cmp_swap, u64 compare,
+		  u64 swap_add, u64 *orig);
+
+int rue_mr_reg_frwr(struct rue_mr *mr, struct ib_pd *pd, u32 key, int access);
+int rue_mr_invalidate(struct rue_dev *rdev, u32 key, struct ib_pd *pd,
+		      bool remote);
+
+void rue_mr_set_ops(struct ib_device *ibdev);
+
+#endif /* _RUE_MR_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A received RoCEv2 packet after recv.c checked its headers, lengths and
+ * ICRC, and the transmit-side bookkeeping carried in skb->cb.
+ */
+#ifndef _RUE_PKT_H
+#define _RUE_PKT_H
+
+#include <linux/skbuff.h>
+
+#include "roce.h"
+
+struct rue_dev;
+
+struct rue_pkt {
+	struct sk_buff *skb;
+	struct rue_dev *rdev;
+	const struct rue_opcode_info *op;
+	const u8 *hdr;			/* the BTH, in the linear area */
+	u32 mask;			/* op->mask */
+	u32 psn;
+	u32 qpn;
+	u8 opcode;
+	u8 tos;				/* IP TOS or traffic class, ECN bits */
+	bool ipv6;
+	bool ackreq;
+	bool se;
+	u32 paylen;			/* payload bytes, pad excluded */
+	unsigned int pay_off;		/* payload offset from skb->data */
+};
+
+static inline const struct rue_bth *rue_pkt_bth(const struct rue_pkt *pkt)
+{
+	return (const struct rue_bth *)pkt->hdr;
+}
+
+#define RUE_PKT_HDR(pkt, field, type) \
+	((const type *)((pkt)->hdr + (pkt)->op->field))
+
+/* Transmit side: what rue_xmit() needs that is not in the headers. */
+struct rue_tx_cb {
+	u8 pad;
+};
+
+static inline struct rue_tx_cb *rue_tx_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct rue_tx_cb) > sizeof(skb->cb));
+	return (struct rue_tx_cb *)skb->cb;
+}
+
+/* Fill a BTH: opcode, SE, pad count, P_Key, destination QP, AckReq, PSN. */
+static inline void rue_bth_fill(struct rue_bth *bth, u8 opcode, bool se,
+				unsigned int pad, u32 dest_qpn, bool ackreq,
+				u32 psn)
+{
+	bth->opcode = opcode;
+	bth->flags = (se ? RUE_BTH_SE : 0) | (pad << RUE_BTH_PAD_SHIFT);
+	bth->pkey = cpu_to_be16(0xffff);
+	bth->qpn = cpu_to_be32(dest_qpn & RUE_BTH_QPN_MASK);
+	bth->apsn = cpu_to_be32((ackreq ? RUE_BTH_ACKREQ : 0) |
+				(psn & RUE_BTH_PSN_MASK));
+}
+
+static inline unsigned int rue_pad(u32 len)
+{
+	return (4 - (len & 3)) & 3;
+}
+
+#endif /* _RUE_PKT_H */

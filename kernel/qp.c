@@ -1,0 +1,744 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Queue pairs: creation and destruction, the state machine of
+ * modify_qp (IBTA vol 1, 10.3), and the per-QP transmit engine.
+ *
+ * Locks.  req.lock guards the send side (SQ ring consumer, requester
+ * state), resp.lock the receive side (RQ ring consumer, responder state).
+ * When both are needed, req.lock comes first.  qp->state changes only
+ * with both held, so either one is enough to read it.  CQ locks nest
+ * inside either.  Completion events and QP errors found under a lock are
+ * acted on after it is dropped (rue_qp_notify()), because a consumer's
+ * handler may post or poll.
+ *
+ * The transmit engine.  rue_qp_run() builds and sends whatever the QP
+ * has to send: responder answers first, then requests.  One context at a
+ * time runs it (RUE_TX_RUNNING); a caller that finds it busy leaves
+ * RUE_TX_PENDING for the runner, so no request to run is lost.  It runs
+ * inline where that is cheapest (a doorbell system call, a received ACK
+ * in softirq) and moves to the device workqueue when a run exhausts its
+ * budget, so one busy QP cannot hold a CPU in softirq.
+ *
+ * Lifetime.  The receive path finds QPs in rdev->qps under RCU and takes
+ * a reference.  destroy_qp unpublishes the QP, waits a grace period (the
+ * core frees the memory right after we return), stops timers and work,
+ * and waits for the last reference.
+ */
+#include <linux/log2.h>
+#include <rdma/ib_cache.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "caps.h"
+#include "cq.h"
+#include "device.h"
+#include "mr.h"
+#include "pkt.h"
+#include "post.h"
+#include "qp.h"
+#include "rc_req.h"
+#include "rc_resp.h"
+#include "rq.h"
+#include "sgl.h"
+#include "sq.h"
+#include "ud.h"
+#include "verbs.h"
+#include "xmit.h"
+
+#define RUE_TX_BUDGET		64	/* packets per inline run */
+#define RUE_TX_BUDGET_WORK	256	/* per run from the workqueue */
+
+struct rue_qp *rue_qp_get(struct rue_dev *rdev, u32 qpn)
+{
+	struct rue_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&rdev->qps, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->refcnt))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+void rue_qp_put(struct rue_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->refcnt))
+		complete(&qp->released);
+}
+
+void rue_qp_event(struct rue_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/* ------------------------------------------------------------------ */
+/* Completions and errors                                              */
+
+/**
+ * rue_qp_complete() - post a completion for @qp, with a QP lock held
+ * @qp: the QP
+ * @cq: its send or receive CQ
+ * @cqe: the completion (qp_num filled in by the caller)
+ * @solicited: the completion is solicited
+ *
+ * Events and the error an overflow causes wait for rue_qp_notify().
+ */
+void rue_qp_complete(struct rue_qp *qp, struct rue_cq *cq,
+		     struct rue_cqe *cqe, bool solicited)
+{
+	bool notify = false;
+
+	if (!cq->user)
+		rue_cqe_set_kqp(cqe, &qp->ibqp);
+	if (rue_cq_post(cq, cqe, solicited, &notify)) {
+		rue_stat_inc(qp->rdev, RUE_STAT_CQ_OVERFLOWS);
+		set_bit(RUE_PEND_ERROR, &qp->pend_bits);
+	}
+	if (notify)
+		set_bit(cq == qp->scq ? RUE_PEND_NOTIFY_SCQ :
+					RUE_PEND_NOTIFY_RCQ, &qp->pend_bits);
+}
+
+/* What rue_qp_complete() left to do; called with no QP lock held. */
+void rue_qp_notify(struct rue_qp *qp)
+{
+	if (likely(!READ_ONCE(qp->pend_bits)))
+		return;
+	if (test_and_clear_bit(RUE_PEND_NOTIFY_SCQ, &qp->pend_bits))
+		rue_cq_notify(qp->scq);
+	if (test_and_clear_bit(RUE_PEND_NOTIFY_RCQ, &qp->pend_bits))
+		rue_cq_notify(qp->rcq);
+	if (test_and_clear_bit(RUE_PEND_ERROR, &qp->pend_bits))
+		rue_qp_error(qp);
+}
+
+static void rue_qp_set_state(struct rue_qp *qp, enum ib_qp_state state)
+{
+	lockdep_assert_held(&qp->req.lock);
+	lockdep_assert_held(&qp->resp.lock);
+	qp->state = state;
+	qp->attr.qp_state = state;
+	/* librue reads it to know that posted WQEs need a doorbell to flush */
+	WRITE_ONCE(qp->req.ring.hdr->state, state);
+	if (qp->resp.ring.buf)
+		WRITE_ONCE(qp->resp.ring.hdr->state, state);
+}
+
+/*
+ * Complete everything outstanding: the first failed WQE with its status,
+ * the rest with IB_WC_WR_FLUSH_ERR (IBTA 10.8.3.3).
+ */
+void rue_qp_flush(struct rue_qp *qp)
+{
+	spin_lock_bh(&qp->req.lock);
+	if (qp->state == IB_QPS_ERR)
+		rue_sq_flush(qp);
+	spin_unlock_bh(&qp->req.lock);
+
+	spin_lock_bh(&qp->resp.lock);
+	if (qp->state == IB_QPS_ERR) {
+		rue_resp_clear(qp, true);
+		rue_rq_flush(qp);
+	}
+	spin_unlock_bh(&qp->resp.lock);
+	rue_qp_notify(qp);
+}
+
+static void rue_qp_err_work(struct work_struct *work)
+{
+	struct rue_qp *qp = container_of(work, struct rue_qp, err_work);
+
+	rue_req_stop(qp);
+	rue_qp_flush(qp);
+	if (qp->srq)
+		rue_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+}
+
+/**
+ * rue_qp_error() - move a QP to the error state from inside the data path
+ * @qp: the QP; no QP lock held
+ *
+ * The flush runs from the workqueue.
+ */
+void rue_qp_error(struct rue_qp *qp)
+{
+	bool changed = false;
+
+	spin_lock_bh(&qp->req.lock);
+	spin_lock(&qp->resp.lock);
+	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET) {
+		rue_qp_set_state(qp, IB_QPS_ERR);
+		changed = true;
+	}
+	spin_unlock(&qp->resp.lock);
+	spin_unlock_bh(&qp->req.lock);
+	if (changed) {
+		rue_dbg_qp(qp, "to error\n");
+		queue_work(qp->rdev->wq, &qp->err_work);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Transmit engine                                                     */
+
+/* Send what the requester or responder built, in order. */
+void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	if (skb_queue_empty(list))
+		return;
+	local_bh_disable();
+	while ((skb = __skb_dequeue(list)))
+		rue_xmit(qp->rdev, &qp->av, &qp->dst_cache, qp->sport,
+			 htons(ROCE_V2_UDP_DPORT), skb, rue_tx_cb(skb)->pad);
+	local_bh_enable();
+}
+
+static int rue_qp_tx(struct rue_qp *qp, int budget)
+{
+	struct sk_buff_head out;
+	bool error = false;
+	int n;
+
+	__skb_queue_head_init(&out);
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
+		n = rue_resp_tx(qp, budget, &out);
+		n += rue_req_tx(qp, budget - n, &out, &error);
+		rue_qp_send_list(qp, &out);
+	} else {
+		local_bh_disable();
+		n = rue_ud_tx(qp, budget, &out, &error);
+		local_bh_enable();
+	}
+	rue_qp_notify(qp);
+	if (error)
+		rue_qp_error(qp);
+	return n;
+}
+
+static void rue_qp_run_budget(struct rue_qp *qp, int budget)
+{
+	set_bit(RUE_TX_PENDING, &qp->tx_bits);
+	while (!test_and_set_bit_lock(RUE_TX_RUNNING, &qp->tx_bits)) {
+		while (test_and_clear_bit(RUE_TX_PENDING, &qp->tx_bits)) {
+			if (rue_qp_tx(qp, budget) >= budget) {
+				/* More to do: let the workqueue carry on. */
+				set_bit(RUE_TX_PENDING, &qp->tx_bits);
+				clear_bit_unlock(RUE_TX_RUNNING, &qp->tx_bits);
+				queue_work(qp->rdev->wq, &qp->tx_work);
+				return;
+			}
+		}
+		clear_bit_unlock(RUE_TX_RUNNING, &qp->tx_bits);
+		smp_mb__after_atomic();
+		if (!test_bit(RUE_TX_PENDING, &qp->tx_bits))
+			break;
+	}
+}
+
+/**
+ * rue_qp_run() - run the transmit engine now, in the caller's context
+ * @qp: the QP
+ *
+ * Any context but hard interrupt or interrupts disabled.
+ */
+void rue_qp_run(struct rue_qp *qp)
+{
+	rue_qp_run_budget(qp, RUE_TX_BUDGET);
+}
+
+/* Run the transmit engine soon, from the workqueue. */
+void rue_qp_kick(struct rue_qp *qp)
+{
+	set_bit(RUE_TX_PENDING, &qp->tx_bits);
+	queue_work(qp->rdev->wq, &qp->tx_work);
+}
+
+static void rue_qp_tx_work(struct work_struct *work)
+{
+	struct rue_qp *qp = container_of(work, struct rue_qp, tx_work);
+
+	rue_qp_run_budget(qp, RUE_TX_BUDGET_WORK);
+}
+
+/* ------------------------------------------------------------------ */
+/* Creation                                                            */
+
+static int rue_qp_check_init(struct rue_dev *rdev,
+			     struct ib_qp_init_attr *init)
+{
+	struct ib_qp_cap *cap = &init->cap;
+
+	switch (init->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (init->create_flags)
+		return -EOPNOTSUPP;
+	if (init->srq)
+		return -EOPNOTSUPP;
+	if (cap->max_send_wr > RUE_MAX_QP_WR || cap->max_recv_wr > RUE_MAX_QP_WR ||
+	    cap->max_send_sge > RUE_MAX_SGE || cap->max_recv_sge > RUE_MAX_SGE ||
+	    cap->max_inline_data > RUE_MAX_INLINE)
+		return -EINVAL;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	return 0;
+}
+
+static int rue_qp_alloc_sq(struct rue_qp *qp, struct ib_qp_cap *cap)
+{
+	u32 slots = roundup_pow_of_two(max(cap->max_send_wr, 1U));
+	u32 body = max(cap->max_send_sge * (u32)sizeof(struct rue_sge),
+		       cap->max_inline_data);
+	u32 stride = roundup_pow_of_two(sizeof(struct rue_sqe) + max(body, 16U));
+	u32 kbody;
+	int err;
+
+	err = rue_ring_alloc(&qp->req.ring, slots, stride);
+	if (err)
+		return err;
+
+	/* Everything the slot can hold is usable. */
+	body = stride - sizeof(struct rue_sqe);
+	qp->max_send_sge = min_t(u32, body / sizeof(struct rue_sge), RUE_MAX_SGE);
+	qp->max_inline = min_t(u32, body, RUE_MAX_INLINE);
+	kbody = max(qp->max_send_sge * (u32)sizeof(struct rue_ksge), qp->max_inline);
+	qp->req.swqe_stride = ALIGN(sizeof(struct rue_swqe) + kbody, 8);
+	qp->req.swqe = kvcalloc(slots, qp->req.swqe_stride, GFP_KERNEL);
+	if (!qp->req.swqe) {
+		rue_ring_free(&qp->req.ring);
+		return -ENOMEM;
+	}
+	cap->max_send_wr = slots;
+	cap->max_send_sge = qp->max_send_sge;
+	cap->max_inline_data = qp->max_inline;
+	return 0;
+}
+
+static int rue_qp_alloc_rq(struct rue_qp *qp, struct ib_qp_cap *cap)
+{
+	u32 slots = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
+	u32 sge = max(cap->max_recv_sge, 1U);
+	u32 stride = roundup_pow_of_two(sizeof(struct rue_rqe) +
+					 sge * sizeof(struct rue_sge));
+	int err;
+
+	err = rue_ring_alloc(&qp->resp.ring, slots, stride);
+	if (err)
+		return err;
+	qp->max_recv_sge = min_t(u32, (stride - sizeof(struct rue_rqe)) /
+				      sizeof(struct rue_sge), RUE_MAX_SGE);
+	qp->resp.rqe_sg = kcalloc(qp->max_recv_sge, sizeof(*qp->resp.rqe_sg),
+				  GFP_KERNEL);
+	if (!qp->resp.rqe_sg) {
+		rue_ring_free(&qp->resp.ring);
+		return -ENOMEM;
+	}
+	cap->max_recv_wr = slots;
+	cap->max_recv_sge = qp->max_recv_sge;
+	return 0;
+}
+
+static void rue_qp_free_queues(struct rue_qp *qp)
+{
+	kfree(qp->resp.res);
+	kfree(qp->resp.rqe_sg);
+	kvfree(qp->req.swqe);
+	rue_ring_free(&qp->resp.ring);
+	rue_ring_free(&qp->req.ring);
+}
+
+static int rue_qp_user_resp(struct rue_qp *qp, struct ib_udata *udata)
+{
+	struct rue_ucontext *uc =
+		rdma_udata_to_drv_context(udata, struct rue_ucontext, ibuc);
+	struct rue_create_qp_resp resp = {
+		.sq_size = qp->req.ring.size,
+		.rq_size = qp->resp.ring.size,
+		.sq_slots = qp->req.ring.nslots,
+		.rq_slots = qp->resp.ring.nslots,
+		.sqe_size = qp->req.ring.stride,
+		.rqe_size = qp->resp.ring.stride,
+		.max_inline = qp->max_inline,
+	};
+	int err;
+
+	err = rue_ring_map_user(&qp->req.ring, &uc->ibuc, &resp.sq_offset);
+	if (err)
+		return err;
+	err = rue_ring_map_user(&qp->resp.ring, &uc->ibuc, &resp.rq_offset);
+	if (err)
+		return err;
+	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+}
+
+static int rue_qp_check_cmd(struct ib_udata *udata)
+{
+	struct rue_create_qp_cmd cmd = {};
+	int err;
+
+	if (!udata->inlen)
+		return 0;
+	if (udata->inlen > sizeof(cmd) &&
+	    !ib_is_udata_cleared(udata, sizeof(cmd), udata->inlen - sizeof(cmd)))
+		return -EOPNOTSUPP;
+	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
+	if (err)
+		return err;
+	if (cmd.comp_mask)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int rue_qp_alloc_qpn(struct rue_dev *rdev, struct rue_qp *qp,
+			    enum ib_qp_type type)
+{
+	u32 qpn;
+	int err;
+
+	if (type == IB_QPT_GSI) {
+		err = xa_insert_bh(&rdev->qps, 1, XA_ZERO_ENTRY, GFP_KERNEL);
+		qpn = 1;
+	} else {
+		err = xa_alloc_cyclic_bh(&rdev->qps, &qpn, XA_ZERO_ENTRY,
+					 XA_LIMIT(RUE_FIRST_QPN, RUE_BTH_QPN_MASK),
+					 &rdev->qp_next, GFP_KERNEL);
+		if (err > 0)
+			err = 0;
+	}
+	if (err)
+		return err == -EBUSY ? -EEXIST : err;
+	qp->ibqp.qp_num = qpn;
+	return 0;
+}
+
+static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			 struct ib_udata *udata)
+{
+	struct rue_dev *rdev = to_rue_dev(ibqp->device);
+	struct rue_qp *qp = to_rue_qp(ibqp);
+	int err;
+
+	err = rue_qp_check_init(rdev, init);
+	if (err)
+		return err;
+	if (udata) {
+		err = rue_qp_check_cmd(udata);
+		if (err)
+			return err;
+	}
+
+	qp->rdev = rdev;
+	qp->user = !!udata;
+	refcount_set(&qp->refcnt, 1);
+	init_completion(&qp->released);
+	spin_lock_init(&qp->req.lock);
+	spin_lock_init(&qp->resp.lock);
+	spin_lock_init(&qp->post_lock);
+	INIT_WORK(&qp->tx_work, rue_qp_tx_work);
+	INIT_WORK(&qp->err_work, rue_qp_err_work);
+	rue_req_init(qp);
+	qp->state = IB_QPS_RESET;
+	qp->scq = to_rue_cq(init->send_cq);
+	qp->rcq = to_rue_cq(init->recv_cq);
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->mtu = 1024;
+
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	if (err)
+		return err;
+	err = rue_qp_alloc_sq(qp, &init->cap);
+	if (err)
+		goto err_dst;
+	err = rue_qp_alloc_rq(qp, &init->cap);
+	if (err)
+		goto err_sq;
+	qp->resp.res_size = 2 * RUE_MAX_RD_ATOMIC;
+	qp->resp.res = kcalloc(qp->resp.res_size, sizeof(*qp->resp.res),
+			       GFP_KERNEL);
+	if (!qp->resp.res) {
+		err = -ENOMEM;
+		goto err_queues;
+	}
+
+	err = rue_qp_alloc_qpn(rdev, qp, init->qp_type);
+	if (err)
+		goto err_queues;
+	if (udata) {
+		err = rue_qp_user_resp(qp, udata);
+		if (err)
+			goto err_qpn;
+	}
+	qp->attr.cap = init->cap;
+
+	/* Last: the receive path can find the QP from here on. */
+	xa_store_bh(&rdev->qps, ibqp->qp_num, qp, GFP_KERNEL);
+	rue_dbg_qp(qp, "created\n");
+	return 0;
+
+err_qpn:
+	xa_erase_bh(&rdev->qps, ibqp->qp_num);
+err_queues:
+	rue_qp_free_queues(qp);
+	goto err_dst;
+err_sq:
+	rue_ring_free(&qp->req.ring);
+	kvfree(qp->req.swqe);
+err_dst:
+	dst_cache_destroy(&qp->dst_cache);
+	return err;
+}
+
+static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct rue_qp *qp = to_rue_qp(ibqp);
+	struct rue_dev *rdev = qp->rdev;
+
+	xa_erase_bh(&rdev->qps, ibqp->qp_num);
+	/* The core frees the QP when we return: no reader may hold it. */
+	synchronize_rcu();
+
+	/* In ERR nothing arms a timer or sends; then wait out the users. */
+	spin_lock_bh(&qp->req.lock);
+	spin_lock(&qp->resp.lock);
+	rue_qp_set_state(qp, IB_QPS_ERR);
+	spin_unlock(&qp->resp.lock);
+	spin_unlock_bh(&qp->req.lock);
+	rue_qp_put(qp);
+	wait_for_completion(&qp->released);
+	rue_req_stop(qp);
+	cancel_work_sync(&qp->tx_work);
+	cancel_work_sync(&qp->err_work);
+	rue_req_stop(qp);
+
+	/* Nothing runs any more: drop references without completions. */
+	spin_lock_bh(&qp->req.lock);
+	rue_sq_reset(qp);
+	spin_unlock_bh(&qp->req.lock);
+	spin_lock_bh(&qp->resp.lock);
+	rue_resp_clear(qp, false);
+	spin_unlock_bh(&qp->resp.lock);
+
+	rue_qp_free_queues(qp);
+	dst_cache_destroy(&qp->dst_cache);
+	rue_dbg_qp(qp, "destroyed\n");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* modify_qp and query_qp                                              */
+
+static int rue_qp_check_attr(struct rue_qp *qp, struct ib_qp_attr *attr,
+			     int mask)
+{
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096 ||
+	     attr->path_mtu > rue_dev_active_mtu(qp->rdev)))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > RUE_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > RUE_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > RUE_BTH_QPN_MASK)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IB_ACCESS_REMOTE_WRITE |
+				       IB_ACCESS_REMOTE_READ |
+				       IB_ACCESS_REMOTE_ATOMIC |
+				       IB_ACCESS_LOCAL_WRITE)))
+		return -EINVAL;
+	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE | IB_QP_RATE_LIMIT))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static void rue_qp_apply_attr(struct rue_qp *qp, struct ib_qp_attr *attr,
+			      int mask, const struct rue_av *av)
+{
+	if (mask & IB_QP_ACCESS_FLAGS) {
+		qp->access = attr->qp_access_flags;
+		qp->attr.qp_access_flags = attr->qp_access_flags;
+	}
+	if (mask & IB_QP_QKEY)
+		qp->qkey = qp->attr.qkey = attr->qkey;
+	if (mask & IB_QP_AV) {
+		qp->av = *av;
+		qp->attr.ah_attr = attr->ah_attr;
+		dst_cache_reset(&qp->dst_cache);
+	}
+	if (mask & IB_QP_PATH_MTU) {
+		qp->attr.path_mtu = attr->path_mtu;
+		qp->mtu = ib_mtu_enum_to_int(attr->path_mtu);
+	}
+	if (mask & IB_QP_TIMEOUT)
+		qp->attr.timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		qp->attr.retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		qp->attr.rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_RQ_PSN)
+		qp->attr.rq_psn = attr->rq_psn & RUE_BTH_PSN_MASK;
+	if (mask & IB_QP_SQ_PSN)
+		qp->attr.sq_psn = attr->sq_psn & RUE_BTH_PSN_MASK;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->attr.max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->attr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->attr.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_DEST_QPN)
+		qp->dest_qpn = qp->attr.dest_qp_num = attr->dest_qp_num;
+	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
+		qp->attr.en_sqd_async_notify = attr->en_sqd_async_notify;
+	if (mask & (IB_QP_AV | IB_QP_DEST_QPN)) {
+		u32 fl = qp->av.flow_label ?:
+			 rdma_calc_flow_label(qp->ibqp.qp_num, qp->dest_qpn);
+
+		qp->sport = cpu_to_be16(rdma_get_udp_sport(fl, qp->ibqp.qp_num,
+							   qp->dest_qpn));
+	}
+}
+
+/* Side effects of entering @state; both locks held. */
+static void rue_qp_enter(struct rue_qp *qp, enum ib_qp_state state)
+{
+	switch (state) {
+	case IB_QPS_RESET:
+		rue_sq_reset(qp);
+		rue_rq_reset(qp);
+		rue_resp_clear(qp, false);
+		qp->resp.msn = 0;
+		qp->req.rnr_wait = false;
+		break;
+	case IB_QPS_RTR:
+		rue_resp_start(qp);
+		break;
+	case IB_QPS_RTS:
+		if (qp->state == IB_QPS_RTR)
+			rue_req_start(qp);
+		break;
+	default:
+		break;
+	}
+	rue_qp_set_state(qp, state);
+}
+
+static int rue_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			 int mask, struct ib_udata *udata)
+{
+	struct rue_qp *qp = to_rue_qp(ibqp);
+	enum ib_qp_state cur, next;
+	struct rue_av av;
+	int err;
+
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EOPNOTSUPP;
+
+	spin_lock_bh(&qp->req.lock);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	spin_unlock_bh(&qp->req.lock);
+
+	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
+		return -EINVAL;
+	err = rue_qp_check_attr(qp, attr, mask);
+	if (err)
+		return err;
+	if (mask & IB_QP_AV) {
+		err = rue_av_from_attr(&av, &attr->ah_attr);
+		if (err)
+			return err;
+	}
+
+	if (next == IB_QPS_RESET || next == IB_QPS_ERR)
+		rue_req_stop(qp);
+
+	spin_lock_bh(&qp->req.lock);
+	spin_lock(&qp->resp.lock);
+	if ((mask & IB_QP_CUR_STATE) && cur != qp->state) {
+		spin_unlock(&qp->resp.lock);
+		spin_unlock_bh(&qp->req.lock);
+		return -EINVAL;
+	}
+	rue_qp_apply_attr(qp, attr, mask, &av);
+	if (mask & IB_QP_STATE)
+		rue_qp_enter(qp, next);
+	spin_unlock(&qp->resp.lock);
+	spin_unlock_bh(&qp->req.lock);
+
+	if (next == IB_QPS_ERR)
+		rue_qp_flush(qp);
+	else if (next == IB_QPS_RTS)
+		rue_qp_run(qp);
+	return 0;
+}
+
+static int rue_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			int mask, struct ib_qp_init_attr *init)
+{
+	struct rue_qp *qp = to_rue_qp(ibqp);
+
+	spin_lock_bh(&qp->req.lock);
+	*attr = qp->attr;
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->sq_draining = qp->state == IB_QPS_SQD &&
+			    qp->req.una_psn != qp->req.psn;
+	spin_unlock_bh(&qp->req.lock);
+	attr->port_num = 1;
+	attr->pkey_index = 0;
+	attr->path_mig_state = IB_MIG_MIGRATED;
+
+	memset(init, 0, sizeof(*init));
+	init->qp_type = ibqp->qp_type;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	init->cap = qp->attr.cap;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	init->port_num = 1;
+	return 0;
+}
+
+static const struct ib_device_ops rue_qp_ops = {
+	.create_qp = rue_create_qp,
+	.destroy_qp = rue_destroy_qp,
+	.modify_qp = rue_modify_qp,
+	.post_recv = rue_post_recv,
+	.post_send = rue_post_send,
+	.query_qp = rue_query_qp,
+
+	INIT_RDMA_OBJ_SIZE(ib_qp, rue_qp, ibqp),
+};
+
+void rue_qp_set_ops(struct ib_device *ibdev)
+{
+	ib_set_device_ops(ibdev, &rue_qp_ops);
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Queue pairs: the object, its state machine, and the transmit engine
+ * that runs each QP's requester and responder output.
+ */
+#ifndef _RUE_QP_H
+#define _RUE_QP_H
+
+#include <linux/refcount.h>
+#include <linux/hrtimer.h>
+#include <linux/workqueue.h>
+#include <net/dst_cache.h>
+#include <rdma/ib_verbs.h>
+
+#include "ah.h"
+#include "queue.h"
+#include "rq.h"
+
+struct rue_cq;
+struct rue_dev;
+struct rue_mr;
+struct rue_srq;
+
+/* A scatter/gather element after its lkey was checked. */
+struct rue_ksge {
+	struct rue_mr *mr;		/* referenced while the WQE lives */
+	u64 addr;
+	u32 length;
+};
+
+/*
+ * The kernel's copy of a send WQE, taken from the ring once and validated
+ * (librue could change the ring slot at any time).  Lives in
+ * qp->req.swqe[], one slot per ring slot, until the WQE is retired.
+ */
+struct rue_swqe {
+	struct rue_sqe sqe;		/* sqe.length = message bytes */
+	u32 first_psn;			/* RC: PSN of its first packet */
+	u32 last_psn;			/* RC: of its last (READ: response) */
+	u32 read_done;			/* RDMA READ: bytes placed */
+	u8 status;			/* IB_WC_* when it failed */
+	u8 done;			/* acknowledged or executed */
+	u8 sent;			/* every packet went out once */
+	u8 num_sge;
+	struct rue_av av;		/* UD: copied from the AH */
+	union {
+		DECLARE_FLEX_ARRAY(struct rue_ksge, sg);
+		DECLARE_FLEX_ARRAY(u8, inline_data);
+	};
+};
+
+/* Requester state (IBTA 9.7.2 and 9.7.5.2), under req.lock. */
+struct rue_req {
+	spinlock_t lock;
+	struct rue_ring ring;		/* SQ */
+	void *swqe;			/* shadow slots, swqe_stride apart */
+	u32 swqe_stride;
+	u32 head;			/* next ring index to fetch */
+	u32 tail;			/* oldest not retired (ring cons) */
+	u32 cur;			/* WQE being transmitted */
+	u32 cur_off;			/* its bytes already packetized */
+	u32 psn;			/* next PSN to send */
+	u32 una_psn;			/* oldest unacknowledged PSN */
+	u32 ackreq_psn;			/* last PSN sent with AckReq */
+	u32 rd_atomic;			/* reads/atomics awaiting response */
+	u8 retry_left;
+	u8 rnr_left;
+	bool rnr_wait;			/* an RNR NAK holds us until the timer */
+	bool drained_event;		/* SQD: SQ_DRAINED sent */
+	bool bad_prod;			/* the ring's producer index lied */
+	u32 nak_psn;			/* una_psn of the last implied NAK */
+	struct hrtimer rto_timer;	/* retransmission (IBTA 9.7.6.1.3) */
+	struct hrtimer rnr_timer;
+};
+
+enum rue_res_type {
+	RUE_RES_READ,
+	RUE_RES_ATOMIC,
+};
+
+/*
+ * A responder resource (IBTA 9.7.5.1.1): one RDMA READ or atomic the
+ * responder must answer, kept after it was answered so a duplicate
+ * request can be re-executed (READ) or replayed (atomic: never twice).
+ */
+struct rue_res {
+	u8 type;			/* enum rue_res_type */
+	bool pending;			/* response not fully sent */
+	u32 first_psn;
+	u32 last_psn;
+	u64 va;
+	u32 length;
+	u32 sent;			/* READ: bytes sent */
+	struct rue_mr *mr;		/* READ: referenced while pending */
+	u64 orig;			/* atomic: the value before */
+	u8 syndrome;			/* atomic ACK's AETH */
+};
+
+/* Responder state (IBTA 9.7.3, 9.7.4, 9.7.5.1), under resp.lock. */
+struct rue_resp {
+	spinlock_t lock;
+	struct rue_ring ring;		/* RQ; unused with an SRQ */
+	u32 rq_cons;			/* next RQ ring index to consume */
+	u32 epsn;			/* expected PSN */
+	u32 msn;			/* messages completed */
+	bool nak_sent;			/* one NAK per sequence error */
+	bool comm_est;			/* COMM_EST event sent */
+
+	/* the SEND being received, and its receive WQE */
+	bool in_send;
+	struct rue_rqe_info rqe_info;
+	u32 msg_off;			/* bytes placed so far */
+	struct rue_ksge *rqe_sg;	/* max_recv_sge entries */
+
+	/* the RDMA WRITE being received */
+	bool in_write;
+	struct rue_mr *write_mr;	/* referenced until the last packet */
+	u64 write_va;
+	u32 write_left;
+	u32 write_len;
+
+	/* responses not sent yet, oldest first */
+	struct rue_res *res;		/* max_dest_rd_atomic * 2 entries */
+	u32 res_size;
+	u32 res_head;			/* next to fill */
+	u32 res_out;			/* oldest with output pending */
+	u32 res_used;			/* entries kept */
+	bool ack_pending;		/* ack_psn/ack_syn wait behind res_out */
+	u32 ack_psn;
+	u8 ack_syn;
+};
+
+enum rue_qp_tx_bits {
+	RUE_TX_RUNNING,
+	RUE_TX_PENDING,
+};
+
+/* Work found under a lock, done by rue_qp_notify() once unlocked. */
+enum rue_qp_pend_bits {
+	RUE_PEND_NOTIFY_SCQ,	/* completion event due on the send CQ */
+	RUE_PEND_NOTIFY_RCQ,
+	RUE_PEND_ERROR,		/* a CQ overflowed: move to error */
+};
+
+struct rue_qp {
+	struct ib_qp ibqp;
+	struct rue_dev *rdev;
+	refcount_t refcnt;		/* lookups from the receive path */
+	struct completion released;
+	bool user;
+
+	enum ib_qp_state state;		/* written under both locks */
+	struct ib_qp_attr attr;		/* last modify_qp values */
+	int access;			/* qp_access_flags */
+	u32 mtu;			/* path MTU, bytes */
+	u32 tx_mtu;			/* what fits the netdev */
+	u32 dest_qpn;
+	u32 qkey;
+	struct rue_av av;		/* RC: the peer */
+	struct dst_cache dst_cache;
+	__be16 sport;			/* UDP source port, per QP for ECMP */
+	bool sq_sig_all;
+	u32 max_send_sge;
+	u32 max_recv_sge;
+	u32 max_inline;
+
+	struct rue_cq *scq;
+	struct rue_cq *rcq;
+	struct rue_srq *srq;
+
+	spinlock_t post_lock;		/* kernel QPs: ring producers */
+	struct rue_req req;
+	struct rue_resp resp;
+
+	unsigned long tx_bits;		/* enum rue_qp_tx_bits */
+	unsigned long pend_bits;	/* enum rue_qp_pend_bits */
+	struct work_struct tx_work;
+	struct work_struct err_work;	/* flush after an error in softirq */
+};
+
+static inline struct rue_qp *to_rue_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct rue_qp, ibqp);
+}
+
+static inline struct rue_swqe *rue_swqe(const struct rue_qp *qp, u32 index)
+{
+	return qp->req.swqe +
+	       (size_t)(index & qp->req.ring.mask) * qp->req.swqe_stride;
+}
+
+#define rue_dbg_qp(qp, fmt, ...) \
+	ibdev_dbg((qp)->ibqp.device, "QP %u %s: " fmt, (qp)->ibqp.qp_num, \
+		  __func__, ##__VA_ARGS__)
+
+struct rue_qp * __must_check rue_qp_get(struct rue_dev *rdev, u32 qpn);
+void rue_qp_put(struct rue_qp *qp);
+
+void rue_qp_kick(struct rue_qp *qp);
+void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list);
+void rue_qp_run(struct rue_qp *qp);
+void rue_qp_error(struct rue_qp *qp);
+void rue_qp_flush(struct rue_qp *qp);
+void rue_qp_event(struct rue_qp *qp, enum ib_event_type type);
+
+void rue_qp_complete(struct rue_qp *qp, struct rue_cq *cq,
+		     struct rue_cqe *cqe, bool solicited);
+void rue_qp_notify(struct rue_qp *qp);
+
+void rue_qp_set_ops(struct ib_device *ibdev);
+
+#endif /* _RUE_QP_H */

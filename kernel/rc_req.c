@@ -1,0 +1,777 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RC requester (IBTA vol 1, 9.7.2 and 9.7.5.2): turns send WQEs into
+ * request packets, and handles what comes back (ACK, NAK, RDMA READ
+ * responses, atomic ACKs), completing WQEs in order.
+ *
+ * PSNs.  A WQE gets its PSNs when its first packet is built: SEND and
+ * WRITE one per packet, RDMA READ one per expected response packet, an
+ * atomic one.  Retransmission is go-back-N: rue_req_rewind() points the
+ * transmitter back at the oldest incomplete WQE and its first
+ * unacknowledged packet, and everything after is built again with the
+ * same PSNs, from the kernel's copy of the WQEs and the MRs they still
+ * reference.
+ *
+ * ACK requests.  The responder ACKs only packets with AckReq set, so the
+ * requester asks for an ACK on the last packet of a message unless more
+ * data follows at once, and at least every RUE_ACKREQ_EVERY packets;
+ * queue pairs streaming many small messages then see one ACK per batch.
+ *
+ * Everything here runs under req.lock; packets are built into a list and
+ * sent by the caller once the lock is dropped (qp.c).
+ */
+#include <linux/hrtimer.h>
+
+#include "caps.h"
+#include "cq.h"
+#include "device.h"
+#include "mr.h"
+#include "pkt.h"
+#include "qp.h"
+#include "rc_req.h"
+#include "sgl.h"
+#include "sq.h"
+#include "stats.h"
+#include "xmit.h"
+
+#define RUE_WINDOW		256	/* unacknowledged packets */
+#define RUE_ACKREQ_EVERY	32
+
+static bool rue_is_read_or_atomic(u8 op)
+{
+	return op == RUE_WR_RDMA_READ || op == RUE_WR_ATOMIC_CMP_AND_SWP ||
+	       op == RUE_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static bool rue_is_data(u8 op)
+{
+	switch (op) {
+	case RUE_WR_RDMA_WRITE:
+	case RUE_WR_RDMA_WRITE_WITH_IMM:
+	case RUE_WR_SEND:
+	case RUE_WR_SEND_WITH_IMM:
+	case RUE_WR_SEND_WITH_INV:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static u32 rue_npkts(u32 len, u32 mtu)
+{
+	return len ? DIV_ROUND_UP(len, mtu) : 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Timers                                                              */
+
+static void rue_req_arm_rto(struct rue_qp *qp, bool restart)
+{
+	u8 t = qp->attr.timeout;
+
+	/* Timeout 0 means infinite (IBTA 9.7.6.1.3). */
+	if (!t || qp->req.una_psn == qp->req.psn) {
+		hrtimer_try_to_cancel(&qp->req.rto_timer);
+		return;
+	}
+	if (!restart && hrtimer_active(&qp->req.rto_timer))
+		return;
+	hrtimer_start(&qp->req.rto_timer, ns_to_ktime(4096ULL << min_t(u8, t, 31)),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+/* IBTA table 45: RNR NAK timer field to microseconds. */
+static const u32 rue_rnr_usecs[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+/* ------------------------------------------------------------------ */
+/* Building packets                                                    */
+
+static u8 rue_data_opcode(u8 wr_op, bool first, bool last)
+{
+	switch (wr_op) {
+	case RUE_WR_RDMA_WRITE:
+		return first ? (last ? IB_OPCODE_RC_RDMA_WRITE_ONLY :
+				       IB_OPCODE_RC_RDMA_WRITE_FIRST) :
+			       (last ? IB_OPCODE_RC_RDMA_WRITE_LAST :
+				       IB_OPCODE_RC_RDMA_WRITE_MIDDLE);
+	case RUE_WR_RDMA_WRITE_WITH_IMM:
+		return first ? (last ? IB_OPCODE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE :
+				       IB_OPCODE_RC_RDMA_WRITE_FIRST) :
+			       (last ? IB_OPCODE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE :
+				       IB_OPCODE_RC_RDMA_WRITE_MIDDLE);
+	case RUE_WR_SEND_WITH_IMM:
+		return first ? (last ? IB_OPCODE_RC_SEND_ONLY_WITH_IMMEDIATE :
+				       IB_OPCODE_RC_SEND_FIRST) :
+			       (last ? IB_OPCODE_RC_SEND_LAST_WITH_IMMEDIATE :
+				       IB_OPCODE_RC_SEND_MIDDLE);
+	case RUE_WR_SEND_WITH_INV:
+		return first ? (last ? IB_OPCODE_RC_SEND_ONLY_WITH_INVALIDATE :
+				       IB_OPCODE_RC_SEND_FIRST) :
+			       (last ? IB_OPCODE_RC_SEND_LAST_WITH_INVALIDATE :
+				       IB_OPCODE_RC_SEND_MIDDLE);
+	default:
+		return first ? (last ? IB_OPCODE_RC_SEND_ONLY :
+				       IB_OPCODE_RC_SEND_FIRST) :
+			       (last ? IB_OPCODE_RC_SEND_LAST :
+				       IB_OPCODE_RC_SEND_MIDDLE);
+	}
+}
+
+static struct sk_buff *rue_req_skb(struct rue_qp *qp, u8 opcode, u32 linear,
+				   u8 **hdr)
+{
+	const struct rue_opcode_info *op = &rue_opcodes[opcode];
+	struct sk_buff *skb;
+
+	skb = rue_xmit_alloc(qp->rdev, op->hdr_len + linear, GFP_ATOMIC);
+	if (unlikely(!skb))
+		return NULL;
+	*hdr = skb_put(skb, op->hdr_len);
+	return skb;
+}
+
+static struct sk_buff *rue_req_data_pkt(struct rue_qp *qp, struct rue_swqe *w,
+					u32 off, u32 len, bool ackreq)
+{
+	bool first = off == 0, last = off + len == w->sqe.length;
+	u8 opcode = rue_data_opcode(w->sqe.opcode, first, last);
+	const struct rue_opcode_info *op = &rue_opcodes[opcode];
+	bool inl = w->sqe.flags & RUE_SQE_INLINE;
+	unsigned int pad = rue_pad(len);
+	struct sk_buff *skb;
+	bool lend;
+	u8 *hdr;
+
+	lend = !inl && len > RUE_COPY_MAX &&
+	       rue_sgl_can_lend(w->sg, w->num_sge, off, len);
+again:
+	skb = rue_req_skb(qp, opcode, lend ? 0 : len, &hdr);
+	if (unlikely(!skb))
+		return NULL;
+	rue_bth_fill((struct rue_bth *)hdr, opcode,
+		     last && (w->sqe.flags & RUE_SQE_SOLICITED), pad,
+		     qp->dest_qpn, ackreq, qp->req.psn);
+	if (op->mask & RUE_OPM_RETH) {
+		struct rue_reth *reth = (void *)(hdr + op->reth);
+
+		reth->va = cpu_to_be64(w->sqe.remote_addr);
+		reth->rkey = cpu_to_be32((u32)w->sqe.rkey);
+		reth->len = cpu_to_be32(w->sqe.length);
+	}
+	if (op->mask & RUE_OPM_IMM)
+		((struct rue_immdt *)(hdr + op->imm))->imm =
+			(__force __be32)(u32)w->sqe.imm;
+	if (op->mask & RUE_OPM_IETH)
+		((struct rue_ieth *)(hdr + op->ieth))->rkey =
+			cpu_to_be32((u32)w->sqe.imm);
+
+	if (inl) {
+		skb_put_data(skb, w->inline_data + off, len);
+	} else if (rue_sgl_to_skb(w->sg, w->num_sge, off, len, skb, lend)) {
+		kfree_skb(skb);
+		if (!lend)
+			return NULL;
+		/* Too many fragments, or a page we may not lend: copy. */
+		lend = false;
+		goto again;
+	}
+	rue_tx_cb(skb)->pad = pad;
+	return skb;
+}
+
+static struct sk_buff *rue_req_read_pkt(struct rue_qp *qp, struct rue_swqe *w)
+{
+	u8 opcode = IB_OPCODE_RC_RDMA_READ_REQUEST;
+	struct rue_reth *reth;
+	struct sk_buff *skb;
+	u8 *hdr;
+
+	skb = rue_req_skb(qp, opcode, 0, &hdr);
+	if (unlikely(!skb))
+		return NULL;
+	rue_bth_fill((struct rue_bth *)hdr, opcode, false, 0, qp->dest_qpn,
+		     true, qp->req.psn);
+	/* A retransmitted read asks only for what has not arrived. */
+	reth = (void *)(hdr + rue_opcodes[opcode].reth);
+	reth->va = cpu_to_be64(w->sqe.remote_addr + w->read_done);
+	reth->rkey = cpu_to_be32((u32)w->sqe.rkey);
+	reth->len = cpu_to_be32(w->sqe.length - w->read_done);
+	rue_tx_cb(skb)->pad = 0;
+	return skb;
+}
+
+static struct sk_buff *rue_req_atomic_pkt(struct rue_qp *qp, struct rue_swqe *w)
+{
+	bool cas = w->sqe.opcode == RUE_WR_ATOMIC_CMP_AND_SWP;
+	u8 opcode = cas ? IB_OPCODE_RC_COMPARE_SWAP : IB_OPCODE_RC_FETCH_ADD;
+	struct rue_atmeth *ae;
+	struct sk_buff *skb;
+	u8 *hdr;
+
+	skb = rue_req_skb(qp, opcode, 0, &hdr);
+	if (unlikely(!skb))
+		return NULL;
+	rue_bth_fill((struct rue_bth *)hdr, opcode, false, 0, qp->dest_qpn,
+		     true, qp->req.psn);
+	ae = (void *)(hdr + rue_opcodes[opcode].atmeth);
+	ae->va = cpu_to_be64(w->sqe.remote_addr);
+	ae->rkey = cpu_to_be32((u32)w->sqe.rkey);
+	ae->swap_add = cpu_to_be64(cas ? w->sqe.swap : w->sqe.compare_add);
+	ae->compare = cpu_to_be64(cas ? w->sqe.compare_add : 0);
+	rue_tx_cb(skb)->pad = 0;
+	return skb;
+}
+
+/* Local operations execute when the transmitter reaches them. */
+static void rue_req_local_op(struct rue_qp *qp, struct rue_swqe *w)
+{
+	int err;
+
+	if (w->sqe.opcode == RUE_WR_REG_MR)
+		err = rue_mr_reg_frwr(to_rue_mr((struct ib_mr *)(uintptr_t)
+						w->sqe.remote_addr),
+				      qp->ibqp.pd, (u32)w->sqe.rkey,
+				      (int)w->sqe.compare_add);
+	else
+		err = rue_mr_invalidate(qp->rdev, (u32)w->sqe.imm, qp->ibqp.pd,
+					false);
+	if (err)
+		w->status = IB_WC_MW_BIND_ERR;
+	w->done = 1;
+}
+
+/*
+ * Should this packet ask for an ACK?  Yes at the end of a message unless
+ * another data message follows right away, and periodically.
+ */
+static bool rue_req_ackreq(struct rue_qp *qp, bool last)
+{
+	struct rue_req *req = &qp->req;
+	struct rue_swqe *next;
+
+	if (rue_psn_diff(req->psn, req->ackreq_psn) >= RUE_ACKREQ_EVERY ||
+	    rue_psn_diff(req->psn, req->una_psn) >= RUE_WINDOW - RUE_ACKREQ_EVERY)
+		return true;
+	if (!last)
+		return false;
+	if (req->cur + 1 == req->head && !rue_sq_fetch(qp))
+		return true;
+	next = rue_swqe(qp, req->cur + 1);
+	return next->done || !rue_is_data(next->sqe.opcode) ||
+	       (next->sqe.flags & RUE_SQE_FENCE);
+}
+
+/* Build the next packet of the current WQE; false when blocked. */
+static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
+{
+	struct rue_req *req = &qp->req;
+	struct rue_swqe *w = rue_swqe(qp, req->cur);
+	struct sk_buff *skb;
+	u32 len, max_rd;
+	bool ackreq;
+
+	if (w->done) {
+		req->cur++;
+		req->cur_off = 0;
+		return true;
+	}
+	if ((w->sqe.flags & RUE_SQE_FENCE) && req->cur_off == 0 && req->rd_atomic)
+		return false;
+	if (rue_psn_diff(req->psn, req->una_psn) >= RUE_WINDOW)
+		return false;
+
+	if (w->sqe.opcode == RUE_WR_LOCAL_INV || w->sqe.opcode == RUE_WR_REG_MR) {
+		rue_req_local_op(qp, w);
+		return true;
+	}
+
+	if (rue_is_read_or_atomic(w->sqe.opcode)) {
+		max_rd = qp->attr.max_rd_atomic;
+		if (!max_rd) {
+			w->status = IB_WC_LOC_QP_OP_ERR;
+			w->done = 1;
+			return true;
+		}
+		if (req->rd_atomic >= max_rd)
+			return false;
+		if (w->sqe.opcode == RUE_WR_RDMA_READ) {
+			if (!w->read_done) {
+				w->first_psn = req->psn;
+				w->last_psn = rue_psn_add(req->psn,
+					rue_npkts(w->sqe.length, qp->mtu) - 1);
+			}
+			skb = rue_req_read_pkt(qp, w);
+		} else {
+			w->first_psn = req->psn;
+			w->last_psn = req->psn;
+			skb = rue_req_atomic_pkt(qp, w);
+		}
+		if (!skb)
+			return false;
+		req->ackreq_psn = req->psn;
+		req->psn = rue_psn_add(w->last_psn, 1);
+		req->rd_atomic++;
+		req->cur++;
+		req->cur_off = 0;
+		__skb_queue_tail(out, skb);
+		return true;
+	}
+
+	if (req->cur_off == 0) {
+		w->first_psn = req->psn;
+		w->last_psn = rue_psn_add(req->psn,
+					  rue_npkts(w->sqe.length, qp->mtu) - 1);
+	}
+	len = min(qp->mtu, w->sqe.length - req->cur_off);
+	ackreq = rue_req_ackreq(qp, req->cur_off + len == w->sqe.length);
+	skb = rue_req_data_pkt(qp, w, req->cur_off, len, ackreq);
+	if (!skb)
+		return false;
+	if (ackreq)
+		req->ackreq_psn = req->psn;
+	req->psn = rue_psn_add(req->psn, 1);
+	req->cur_off += len;
+	if (req->cur_off >= w->sqe.length) {
+		req->cur++;
+		req->cur_off = 0;
+	}
+	__skb_queue_tail(out, skb);
+	return true;
+}
+
+/*
+ * Whether the transmitter will look at the ring again without a
+ * doorbell: yes while an ACK, a timer or a queued run is due.  See
+ * RUE_SQ_F_KERNEL_ARMED in the ABI header for the handshake.
+ */
+static void rue_req_set_armed(struct rue_qp *qp, bool armed)
+{
+	u32 *flags = &qp->req.ring.hdr->flags;
+
+	if (!qp->user)
+		return;
+	WRITE_ONCE(*flags, armed ? RUE_SQ_F_KERNEL_ARMED : 0);
+}
+
+/**
+ * rue_req_tx() - build request packets
+ * @qp: an RC QP
+ * @budget: at most this many packets
+ * @out: where the packets go; the caller sends them without req.lock
+ * @error: set when a WQE completed in error and the QP must go to error
+ *
+ * Return: the number of packets built.
+ */
+int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
+	       bool *error)
+{
+	struct rue_req *req = &qp->req;
+	int n = 0, before;
+
+	spin_lock_bh(&req->lock);
+	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
+		goto out;
+
+	while (n < budget && !req->rnr_wait) {
+		if (req->cur == req->head) {
+			if (qp->state == IB_QPS_SQD || !rue_sq_fetch(qp)) {
+				if (req->una_psn != req->psn || req->bad_prod)
+					break;
+				/* Idle: disarm, then look once more. */
+				rue_req_set_armed(qp, false);
+				smp_mb();
+				if (qp->state == IB_QPS_SQD || !rue_sq_fetch(qp))
+					break;
+			}
+			rue_req_set_armed(qp, true);
+		}
+		before = skb_queue_len(out);
+		if (!rue_req_step(qp, out))
+			break;
+		n += skb_queue_len(out) - before;
+	}
+	if (n >= budget)
+		rue_req_set_armed(qp, true);
+	if (req->bad_prod)
+		*error = true;
+	rue_req_arm_rto(qp, false);
+	if (rue_sq_retire(qp))
+		*error = true;
+out:
+	spin_unlock_bh(&req->lock);
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Handling responses                                                  */
+
+/* A WQE has PSNs once the transmitter has started it. */
+static bool rue_req_started(struct rue_qp *qp, u32 index)
+{
+	s32 d = (s32)(index - qp->req.cur);
+
+	return d < 0 || (d == 0 && qp->req.cur_off);
+}
+
+/*
+ * Go back: retransmit from the oldest incomplete WQE, at its first
+ * unacknowledged packet (IBTA 9.7.6.1.2).
+ */
+static void rue_req_rewind(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+	struct rue_swqe *w = NULL;
+	u32 i;
+
+	for (i = req->tail; i != req->head; i++) {
+		w = rue_swqe(qp, i);
+		if (!w->done)
+			break;
+	}
+	if (i == req->head || !rue_req_started(qp, i)) {
+		req->psn = req->una_psn;
+		req->cur = i;
+		req->cur_off = 0;
+		req->rd_atomic = 0;
+		return;
+	}
+
+	if (w->sqe.opcode == RUE_WR_RDMA_READ) {
+		req->una_psn = rue_psn_add(w->first_psn, w->read_done / qp->mtu);
+		req->cur_off = 0;
+	} else if (rue_is_data(w->sqe.opcode) &&
+		   rue_psn_diff(req->una_psn, w->first_psn) > 0) {
+		req->cur_off = rue_psn_diff(req->una_psn, w->first_psn) * qp->mtu;
+	} else {
+		req->una_psn = w->first_psn;
+		req->cur_off = 0;
+	}
+	req->cur = i;
+	req->psn = req->una_psn;
+	req->rd_atomic = 0;
+	req->nak_psn = req->una_psn;
+	rue_stat_add(qp->rdev, RUE_STAT_RETRANSMITS,
+		     rue_psn_diff(req->psn, req->una_psn) + 1);
+}
+
+/*
+ * Every packet up to and including @psn arrived.  SEND and WRITE WQEs
+ * wholly covered are done; a READ or atomic covered but not answered
+ * means its response was lost (implied NAK, IBTA 9.7.5.2.3).
+ *
+ * Return: true if the requester rewound.
+ */
+static bool rue_req_acked(struct rue_qp *qp, u32 psn)
+{
+	struct rue_req *req = &qp->req;
+	u32 i;
+
+	for (i = req->tail; i != req->head && rue_req_started(qp, i); i++) {
+		struct rue_swqe *w = rue_swqe(qp, i);
+
+		if (w->done)
+			continue;
+		if (rue_psn_diff(w->last_psn, psn) > 0)
+			break;
+		if (rue_is_read_or_atomic(w->sqe.opcode)) {
+			req->una_psn = w->first_psn;
+			rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+			rue_req_rewind(qp);
+			return true;
+		}
+		w->done = 1;
+	}
+	if (rue_psn_diff(psn, req->una_psn) >= 0)
+		req->una_psn = rue_psn_add(psn, 1);
+	return false;
+}
+
+/* The oldest WQE not done, if started. */
+static struct rue_swqe *rue_req_oldest(struct rue_qp *qp)
+{
+	u32 i;
+
+	for (i = qp->req.tail; i != qp->req.head; i++) {
+		struct rue_swqe *w = rue_swqe(qp, i);
+
+		if (!w->done)
+			return rue_req_started(qp, i) ? w : NULL;
+	}
+	return NULL;
+}
+
+static u8 rue_nak_status(u8 syn)
+{
+	switch (syn) {
+	case RUE_AETH_NAK_INVALID:
+		return IB_WC_REM_INV_REQ_ERR;
+	case RUE_AETH_NAK_REM_ACCESS:
+		return IB_WC_REM_ACCESS_ERR;
+	case RUE_AETH_NAK_INV_RD_REQ:
+		return IB_WC_REM_INV_RD_REQ_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+
+static void rue_req_fail_oldest(struct rue_qp *qp, u8 status)
+{
+	struct rue_swqe *w = rue_req_oldest(qp);
+
+	if (w) {
+		w->status = status;
+		w->done = 1;
+	}
+}
+
+static void rue_req_rnr(struct rue_qp *qp, u32 psn, u8 timer)
+{
+	struct rue_req *req = &qp->req;
+
+	rue_stat_inc(qp->rdev, RUE_STAT_RNR_NAK_RCVD);
+	if (!req->rnr_left) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RNR_RETRY_EXCEEDED);
+		rue_req_fail_oldest(qp, IB_WC_RNR_RETRY_EXC_ERR);
+		return;
+	}
+	if (qp->attr.rnr_retry != 7)	/* 7 means retry forever */
+		req->rnr_left--;
+	req->una_psn = psn;
+	req->rnr_wait = true;
+	hrtimer_start(&req->rnr_timer,
+		      ns_to_ktime((u64)rue_rnr_usecs[timer & 31] * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	const struct rue_aeth *aeth = RUE_PKT_HDR(pkt, aeth, struct rue_aeth);
+	u8 syn = be32_to_cpu(aeth->smsn) >> 24;
+	struct rue_req *req = &qp->req;
+
+	switch (syn & RUE_AETH_TYPE_MASK) {
+	case RUE_AETH_ACK:
+		rue_req_acked(qp, pkt->psn);
+		req->rnr_left = qp->attr.rnr_retry;
+		break;
+	case RUE_AETH_RNR_NAK:
+		if (!rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+			rue_req_rnr(qp, pkt->psn, syn);
+		break;
+	case RUE_AETH_NAK:
+		if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+			break;
+		if (syn == RUE_AETH_NAK_PSN_SEQ) {
+			rue_stat_inc(qp->rdev, RUE_STAT_SEQ_NAK_RCVD);
+			if (!req->retry_left) {
+				rue_stat_inc(qp->rdev, RUE_STAT_RETRY_EXCEEDED);
+				rue_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
+				break;
+			}
+			req->retry_left--;
+			req->una_psn = pkt->psn;
+			rue_req_rewind(qp);
+		} else {
+			rue_stat_inc(qp->rdev, RUE_STAT_ERR_NAK_RCVD);
+			rue_req_fail_oldest(qp, rue_nak_status(syn));
+		}
+		break;
+	default:
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
+		break;
+	}
+}
+
+/* An RDMA READ response: the payload goes to the oldest WQE. */
+static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	struct rue_req *req = &qp->req;
+	struct rue_swqe *w;
+	bool first = pkt->mask & RUE_OPM_FIRST, last = pkt->mask & RUE_OPM_LAST;
+	u32 left;
+
+	/* Responses come in order: earlier SENDs and WRITEs arrived. */
+	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+		return;
+	w = rue_req_oldest(qp);
+	if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
+	    pkt->psn != rue_psn_add(w->first_psn, w->read_done / qp->mtu)) {
+		/* A response went missing: go back once for it. */
+		if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
+		    req->nak_psn != req->una_psn) {
+			rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+			rue_req_rewind(qp);
+		}
+		return;
+	}
+
+	left = w->sqe.length - w->read_done;
+	if (first != !w->read_done || pkt->paylen > left ||
+	    (!last && pkt->paylen != qp->mtu) || (last && pkt->paylen != left)) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
+		w->status = IB_WC_BAD_RESP_ERR;
+		w->done = 1;
+		return;
+	}
+	if (pkt->paylen &&
+	    rue_sgl_from_skb(w->sg, w->num_sge, w->read_done, pkt->skb,
+			     pkt->pay_off, pkt->paylen)) {
+		w->status = IB_WC_LOC_PROT_ERR;
+		w->done = 1;
+		return;
+	}
+	w->read_done += pkt->paylen;
+	req->una_psn = rue_psn_add(pkt->psn, 1);
+	if (last) {
+		w->done = 1;
+		req->rd_atomic--;
+	}
+}
+
+static void rue_req_atomic_ack(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	const struct rue_atmack *ack = RUE_PKT_HDR(pkt, atmack, struct rue_atmack);
+	struct rue_swqe *w;
+	u64 orig;
+
+	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+		return;
+	w = rue_req_oldest(qp);
+	if (!w || (w->sqe.opcode != RUE_WR_ATOMIC_CMP_AND_SWP &&
+		   w->sqe.opcode != RUE_WR_ATOMIC_FETCH_AND_ADD) ||
+	    w->first_psn != pkt->psn) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		return;
+	}
+	orig = be64_to_cpu(ack->orig);
+	if (rue_sgl_from_buf(w->sg, w->num_sge, 0, &orig, sizeof(orig)))
+		w->status = IB_WC_LOC_PROT_ERR;
+	w->done = 1;
+	qp->req.rd_atomic--;
+	qp->req.una_psn = rue_psn_add(pkt->psn, 1);
+}
+
+/**
+ * rue_req_rcv() - handle a response packet of an RC QP
+ * @qp: the QP (referenced)
+ * @pkt: the checked packet
+ * @error: set when a WQE completed in error
+ *
+ * Return: true if the transmitter should run (window opened, rewind).
+ */
+bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
+{
+	struct rue_req *req = &qp->req;
+	u32 una, tail;
+
+	spin_lock_bh(&req->lock);
+	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD &&
+	    qp->state != IB_QPS_SQE) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+		spin_unlock_bh(&req->lock);
+		return false;
+	}
+	/* Only PSNs in [una_psn, psn) can be answers to what we sent. */
+	if (rue_psn_diff(pkt->psn, req->una_psn) < 0 ||
+	    rue_psn_diff(pkt->psn, req->psn) >= 0) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		spin_unlock_bh(&req->lock);
+		return false;
+	}
+
+	una = req->una_psn;
+	tail = req->tail;
+	if (pkt->mask & RUE_OPM_READ)
+		rue_req_read_resp(qp, pkt);
+	else if (pkt->mask & RUE_OPM_ATOMIC)
+		rue_req_atomic_ack(qp, pkt);
+	else
+		rue_req_ack(qp, pkt);
+
+	if (rue_sq_retire(qp))
+		*error = true;
+	if (req->una_psn != una || req->tail != tail) {
+		req->retry_left = qp->attr.retry_cnt;
+		req->nak_psn = req->una_psn - 1;
+		rue_req_arm_rto(qp, true);
+	}
+	spin_unlock_bh(&req->lock);
+	return true;
+}
+
+static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
+{
+	struct rue_qp *qp = container_of(t, struct rue_qp, req.rto_timer);
+	struct rue_req *req = &qp->req;
+	bool error = false;
+
+	spin_lock_bh(&req->lock);
+	if ((qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
+	    req->una_psn != req->psn && !req->rnr_wait) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RTO_TIMEOUTS);
+		if (!req->retry_left) {
+			rue_stat_inc(qp->rdev, RUE_STAT_RETRY_EXCEEDED);
+			rue_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
+			error = rue_sq_retire(qp);
+		} else {
+			req->retry_left--;
+			rue_req_rewind(qp);
+		}
+	}
+	spin_unlock_bh(&req->lock);
+
+	rue_qp_notify(qp);
+	if (error)
+		rue_qp_error(qp);
+	else
+		rue_qp_kick(qp);
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart rue_req_rnr_expired(struct hrtimer *t)
+{
+	struct rue_qp *qp = container_of(t, struct rue_qp, req.rnr_timer);
+
+	spin_lock_bh(&qp->req.lock);
+	if (qp->req.rnr_wait) {
+		qp->req.rnr_wait = false;
+		rue_req_rewind(qp);
+	}
+	spin_unlock_bh(&qp->req.lock);
+	rue_qp_kick(qp);
+	return HRTIMER_NORESTART;
+}
+
+void rue_req_init(struct rue_qp *qp)
+{
+	hrtimer_init(&qp->req.rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->req.rto_timer.function = rue_req_rto;
+	hrtimer_init(&qp->req.rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->req.rnr_timer.function = rue_req_rnr_expired;
+}
+
+/* Stop the timers for good; the QP is going away or to RESET/ERR. */
+void rue_req_stop(struct rue_qp *qp)
+{
+	hrtimer_cancel(&qp->req.rto_timer);
+	hrtimer_cancel(&qp->req.rnr_timer);
+}
+
+/* Entering RTS: start sending at sq_psn. */
+void rue_req_start(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+
+	lockdep_assert_held(&req->lock);
+	req->psn = qp->attr.sq_psn & RUE_BTH_PSN_MASK;
+	req->una_psn = req->psn;
+	req->ackreq_psn = req->psn;
+	req->nak_psn = req->psn - 1;
+	req->retry_left = qp->attr.retry_cnt;
+	req->rnr_left = qp->attr.rnr_retry;
+	req->rnr_wait = false;
+}

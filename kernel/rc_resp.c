@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RC responder (IBTA vol 1, 9.7.3 to 9.7.5.1): executes incoming requests
+ * in PSN order and answers them.
+ *
+ * SEND data goes into receive WQEs, RDMA WRITE data into the target MR,
+ * both copied once from the packet.  RDMA READ and atomic requests become
+ * responder resources (struct rue_res): their answers leave, in PSN
+ * order, from rue_resp_tx(), which the QP's transmit engine runs.  An
+ * ACK may not overtake an answer still queued (an ACK acknowledges every
+ * earlier PSN), so while answers are queued the ACK waits behind them.
+ *
+ * Duplicates (IBTA 9.9.2.2).  A duplicate SEND or WRITE is acknowledged
+ * again, never executed.  A duplicate READ is executed again from the
+ * PSN it carries.  A duplicate atomic is answered from the resource that
+ * kept its original value, so it is never applied twice.  A duplicate
+ * means the requester went back: answers still queued are dropped, since
+ * it asks for them again.
+ *
+ * Runs in softirq under resp.lock.  Errors that end the QP are reported
+ * to the caller, which moves the QP to the error state after unlocking.
+ */
+#include "caps.h"
+#include "cq.h"
+#include "device.h"
+#include "mr.h"
+#include "pkt.h"
+#include "qp.h"
+#include "rc_resp.h"
+#include "rq.h"
+#include "sgl.h"
+#include "stats.h"
+#include "xmit.h"
+
+static struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear,
+				    u32 psn, u8 syn, unsigned int pad, u8 **hdr)
+{
+	const struct rue_opcode_info *op = &rue_opcodes[opcode];
+	struct sk_buff *skb;
+
+	skb = rue_xmit_alloc(qp->rdev, op->hdr_len + linear, GFP_ATOMIC);
+	if (unlikely(!skb))
+		return NULL;
+	*hdr = skb_put(skb, op->hdr_len);
+	rue_bth_fill((struct rue_bth *)*hdr, opcode, false, pad, qp->dest_qpn,
+		     false, psn);
+	if (op->mask & RUE_OPM_AETH)
+		((struct rue_aeth *)(*hdr + op->aeth))->smsn =
+			cpu_to_be32((u32)syn << 24 |
+				    (qp->resp.msn & RUE_AETH_MSN_MASK));
+	rue_tx_cb(skb)->pad = pad;
+	return skb;
+}
+
+static void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,
+			     struct sk_buff_head *out)
+{
+	struct sk_buff *skb;
+	u8 *hdr;
+
+	skb = rue_resp_skb(qp, IB_OPCODE_RC_ACKNOWLEDGE, 0, psn, syn, 0, &hdr);
+	if (skb)
+		__skb_queue_tail(out, skb);
+}
+
+/* ACK or NAK @psn, after any answers still queued. */
+static void rue_resp_ack(struct rue_qp *qp, u8 syn, u32 psn,
+			 struct sk_buff_head *out)
+{
+	struct rue_resp *resp = &qp->resp;
+
+	if (resp->res_out != resp->res_head) {
+		resp->ack_pending = true;
+		resp->ack_psn = psn;
+		resp->ack_syn = syn;
+		return;
+	}
+	rue_resp_ack_now(qp, syn, psn, out);
+}
+
+static void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn,
+			 struct sk_buff_head *out)
+{
+	if (syn == RUE_AETH_NAK_PSN_SEQ)
+		rue_stat_inc(qp->rdev, RUE_STAT_SEQ_NAK_SENT);
+	else if ((syn & RUE_AETH_TYPE_MASK) == RUE_AETH_RNR_NAK)
+		rue_stat_inc(qp->rdev, RUE_STAT_RNR_NAK_SENT);
+	else
+		rue_stat_inc(qp->rdev, RUE_STAT_ERR_NAK_SENT);
+	rue_resp_ack(qp, syn, psn, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Resources                                                           */
+
+static struct rue_res *rue_res_at(struct rue_resp *resp, u32 i)
+{
+	return &resp->res[i % resp->res_size];
+}
+
+static void rue_res_release(struct rue_res *res)
+{
+	if (res->mr) {
+		rue_mr_put(res->mr);
+		res->mr = NULL;
+	}
+	res->pending = false;
+}
+
+/* Forget queued answers: the requester went back and asks again. */
+static void rue_resp_drop_output(struct rue_resp *resp)
+{
+	for (; resp->res_out != resp->res_head; resp->res_out++)
+		rue_res_release(rue_res_at(resp, resp->res_out));
+	resp->ack_pending = false;
+}
+
+/*
+ * A new resource at the head, reusing the oldest answered one when full.
+ * NULL when the requester has more outstanding than max_dest_rd_atomic.
+ */
+static struct rue_res *rue_res_new(struct rue_qp *qp)
+{
+	struct rue_resp *resp = &qp->resp;
+	u32 limit = max_t(u32, qp->attr.max_dest_rd_atomic, 1);
+	struct rue_res *res;
+
+	if (resp->res_head - resp->res_out >= limit)
+		return NULL;
+	if (resp->res_used == resp->res_size)
+		resp->res_used--;	/* the oldest, already answered */
+	res = rue_res_at(resp, resp->res_head);
+	rue_res_release(res);
+	memset(res, 0, sizeof(*res));
+	resp->res_head++;
+	resp->res_used++;
+	return res;
+}
+
+static struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < resp->res_used; i++) {
+		struct rue_res *res = rue_res_at(resp, resp->res_head - 1 - i);
+
+		if (res->type == type &&
+		    rue_psn_diff(psn, res->first_psn) >= 0 &&
+		    rue_psn_diff(psn, res->last_psn) <= 0)
+			return res;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Executing requests                                                  */
+
+enum rue_resp_result {
+	RUE_RESP_OK,
+	RUE_RESP_RNR,		/* no receive WQE: RNR NAK, try again later */
+	RUE_RESP_ERR,		/* NAK sent, the QP goes to the error state */
+};
+
+static enum rue_resp_result rue_resp_fail(struct rue_qp *qp, u8 syn,
+					  struct rue_pkt *pkt,
+					  struct sk_buff_head *out)
+{
+	rue_resp_nak(qp, syn, pkt->psn, out);
+	return RUE_RESP_ERR;
+}
+
+static void rue_resp_end_send(struct rue_qp *qp)
+{
+	rue_sgl_put(qp->resp.rqe_sg, qp->resp.rqe_info.num_sge);
+	qp->resp.in_send = false;
+}
+
+static enum rue_resp_result rue_resp_send(struct rue_qp *qp, struct rue_pkt *pkt,
+					  struct sk_buff_head *out)
+{
+	struct rue_resp *resp = &qp->resp;
+	struct rue_rqe_info *info = &resp->rqe_info;
+	u8 flags = 0;
+	u64 imm = 0;
+	int err;
+
+	if (pkt->mask & RUE_OPM_FIRST) {
+		if (resp->in_send)
+			return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+		err = rue_rq_take(qp, resp->rqe_sg, info);
+		if (err == -EAGAIN) {
+			rue_resp_nak(qp, RUE_AETH_RNR_NAK |
+				     (qp->attr.min_rnr_timer & 0x1f), pkt->psn, out);
+			return RUE_RESP_RNR;
+		}
+		if (err || info->status != IB_WC_SUCCESS) {
+			if (!err)
+				rue_rq_complete(qp, info, info->status, RUE_WC_RECV,
+						0, 0, 0, 0, false);
+			rue_sgl_put(resp->rqe_sg, info->num_sge);
+			return rue_resp_fail(qp, RUE_AETH_NAK_REM_OP, pkt, out);
+		}
+		resp->in_send = true;
+		resp->msg_off = 0;
+	} else if (!resp->in_send) {
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	}
+
+	if (pkt->paylen > info->len - resp->msg_off) {
+		rue_rq_complete(qp, info, IB_WC_LOC_LEN_ERR, RUE_WC_RECV, 0, 0, 0,
+				0, false);
+		rue_resp_end_send(qp);
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	}
+	if (pkt->paylen &&
+	    rue_sgl_from_skb(resp->rqe_sg, info->num_sge, resp->msg_off,
+			     pkt->skb, pkt->pay_off, pkt->paylen)) {
+		rue_rq_complete(qp, info, IB_WC_LOC_PROT_ERR, RUE_WC_RECV, 0, 0,
+				0, 0, false);
+		rue_resp_end_send(qp);
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_OP, pkt, out);
+	}
+	resp->msg_off += pkt->paylen;
+
+	if (!(pkt->mask & RUE_OPM_LAST))
+		return RUE_RESP_OK;
+	if (pkt->mask & RUE_OPM_IMM) {
+		flags |= RUE_CQE_F_IMM;
+		imm = (__force u32)RUE_PKT_HDR(pkt, imm, struct rue_immdt)->imm;
+	} else if (pkt->mask & RUE_OPM_IETH) {
+		u32 rkey = be32_to_cpu(RUE_PKT_HDR(pkt, ieth, struct rue_ieth)->rkey);
+
+		if (rue_mr_invalidate(qp->rdev, rkey, qp->ibqp.pd, true)) {
+			rue_rq_complete(qp, info, IB_WC_REM_INV_REQ_ERR,
+					RUE_WC_RECV, 0, 0, 0, 0, false);
+			rue_resp_end_send(qp);
+			return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+		}
+		flags |= RUE_CQE_F_INV;
+		imm = rkey;
+	}
+	rue_rq_complete(qp, info, IB_WC_SUCCESS, RUE_WC_RECV, resp->msg_off,
+			flags, imm, 0, pkt->se);
+	rue_resp_end_send(qp);
+	return RUE_RESP_OK;
+}
+
+/* WRITE with immediate consumes a receive WQE (IBTA 9.4.3). */
+static enum rue_resp_result rue_resp_write_imm_rqe(struct rue_qp *qp,
+						   struct rue_pkt *pkt,
+						   struct sk_buff_head *out)
+{
+	struct rue_resp *resp = &qp->resp;
+	int err;
+
+	err = rue_rq_take(qp, resp->rqe_sg, &resp->rqe_info);
+	if (err == -EAGAIN) {
+		rue_resp_nak(qp, RUE_AETH_RNR_NAK | (qp->attr.min_rnr_timer & 0x1f),
+			     pkt->psn, out);
+		return RUE_RESP_RNR;
+	}
+	if (!err)
+		rue_sgl_put(resp->rqe_sg, resp->rqe_info.num_sge);
+	if (err || resp->rqe_info.status != IB_WC_SUCCESS) {
+		if (!err)
+			rue_rq_complete(qp, &resp->rqe_info, resp->rqe_info.status,
+					RUE_WC_RECV_RDMA_WITH_IMM, 0, 0, 0, 0,
+					false);
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_OP, pkt, out);
+	}
+	return RUE_RESP_OK;
+}
+
+static enum rue_resp_result rue_resp_write_first(struct rue_qp *qp,
+						 struct rue_pkt *pkt,
+						 struct sk_buff_head *out)
+{
+	const struct rue_reth *reth = RUE_PKT_HDR(pkt, reth, struct rue_reth);
+	struct rue_resp *resp = &qp->resp;
+	enum rue_mr_err merr;
+
+	if (resp->in_write || !(qp->access & IB_ACCESS_REMOTE_WRITE))
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	resp->write_va = be64_to_cpu(reth->va);
+	resp->write_len = be32_to_cpu(reth->len);
+	resp->write_left = resp->write_len;
+	resp->write_mr = NULL;
+	if (resp->write_len > RUE_MAX_MSG_BYTES)
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	if (resp->write_len) {
+		resp->write_mr = rue_mr_get(qp->rdev, be32_to_cpu(reth->rkey),
+					    true, qp->ibqp.pd,
+					    IB_ACCESS_REMOTE_WRITE, &merr);
+		if (!resp->write_mr ||
+		    !rue_mr_in_range(resp->write_mr, resp->write_va,
+				     resp->write_len)) {
+			if (resp->write_mr)
+				rue_mr_put(resp->write_mr);
+			resp->write_mr = NULL;
+			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
+		}
+	}
+	resp->in_write = true;
+	return RUE_RESP_OK;
+}
+
+static void rue_resp_write_end(struct rue_resp *resp)
+{
+	if (resp->write_mr)
+		rue_mr_put(resp->write_mr);
+	resp->write_mr = NULL;
+	resp->in_write = false;
+}
+
+static enum rue_resp_result rue_resp_write(struct rue_qp *qp, struct rue_pkt *pkt,
+					   struct sk_buff_head *out)
+{
+	struct rue_resp *resp = &qp->resp;
+	bool last = pkt->mask & RUE_OPM_LAST;
+	enum rue_resp_result r;
+	u32 len = pkt->paylen;
+
+	if (pkt->mask & RUE_OPM_FIRST) {
+		r = rue_resp_write_first(qp, pkt, out);
+		if (r != RUE_RESP_OK)
+			return r;
+	} else if (!resp->in_write) {
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	}
+
+	/* IBTA 9.7.4.1.5: all but the last packet carry exactly one PMTU. */
+	if (len > resp->write_left || (!last && len != qp->mtu) ||
+	    (last && len != resp->write_left))
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+
+	/* Before placing anything, so an RNR NAK leaves the WRITE as it was. */
+	if (pkt->mask & RUE_OPM_IMM) {
+		r = rue_resp_write_imm_rqe(qp, pkt, out);
+		if (r != RUE_RESP_OK) {
+			if (pkt->mask & RUE_OPM_FIRST)
+				rue_resp_write_end(resp);
+			return r;
+		}
+	}
+
+	if (len && rue_mr_copy_from_skb(resp->write_mr,
+					resp->write_va + resp->write_len -
+					resp->write_left,
+					pkt->skb, pkt->pay_off, len))
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
+	resp->write_left -= len;
+	if (!last)
+		return RUE_RESP_OK;
+
+	rue_resp_write_end(resp);
+	if (pkt->mask & RUE_OPM_IMM)
+		rue_rq_complete(qp, &resp->rqe_info, IB_WC_SUCCESS,
+				RUE_WC_RECV_RDMA_WITH_IMM, resp->write_len,
+				RUE_CQE_F_IMM,
+				(__force u32)RUE_PKT_HDR(pkt, imm, struct rue_immdt)->imm,
+				0, pkt->se);
+	return RUE_RESP_OK;
+}
+
+/* Check an RDMA READ's target and queue its answer. */
+static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt,
+					  struct sk_buff_head *out)
+{
+	const struct rue_reth *reth = RUE_PKT_HDR(pkt, reth, struct rue_reth);
+	u32 len = be32_to_cpu(reth->len);
+	u64 va = be64_to_cpu(reth->va);
+	enum rue_mr_err merr;
+	struct rue_mr *mr = NULL;
+	struct rue_res *res;
+
+	if (!(qp->access & IB_ACCESS_REMOTE_READ))
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	if (len > RUE_MAX_MSG_BYTES)
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	if (len) {
+		mr = rue_mr_get(qp->rdev, be32_to_cpu(reth->rkey), true,
+				qp->ibqp.pd, IB_ACCESS_REMOTE_READ, &merr);
+		if (!mr || !rue_mr_in_range(mr, va, len)) {
+			if (mr)
+				rue_mr_put(mr);
+			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
+		}
+	}
+	res = rue_res_new(qp);
+	if (!res) {
+		if (mr)
+			rue_mr_put(mr);
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	}
+	res->type = RUE_RES_READ;
+	res->pending = true;
+	res->first_psn = pkt->psn;
+	res->last_psn = rue_psn_add(pkt->psn, (len ? DIV_ROUND_UP(len, qp->mtu) : 1) - 1);
+	res->va = va;
+	res->length = len;
+	res->mr = mr;
+	return RUE_RESP_OK;
+}
+
+static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
+					    struct rue_pkt *pkt,
+					    struct sk_buff_head *out)
+{
+	const struct rue_atmeth *ae = RUE_PKT_HDR(pkt, atmeth, struct rue_atmeth);
+	u64 va = be64_to_cpu(ae->va);
+	enum rue_mr_err merr;
+	struct rue_res *res;
+	struct rue_mr *mr;
+	u64 orig;
+	int err;
+
+	if (!(qp->access & IB_ACCESS_REMOTE_ATOMIC))
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	if (va & 7)
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	mr = rue_mr_get(qp->rdev, be32_to_cpu(ae->rkey), true, qp->ibqp.pd,
+			IB_ACCESS_REMOTE_ATOMIC, &merr);
+	if (!mr || !rue_mr_in_range(mr, va, sizeof(u64))) {
+		if (mr)
+			rue_mr_put(mr);
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
+	}
+	res = rue_res_new(qp);
+	if (!res) {
+		rue_mr_put(mr);
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	}
+	err = rue_mr_atomic(mr, va, pkt->opcode == IB_OPCODE_RC_COMPARE_SWAP,
+			    be64_to_cpu(ae->compare), be64_to_cpu(ae->swap_add),
+			    &orig);
+	rue_mr_put(mr);
+	if (err) {
+		/* Nothing was applied: forget the resource. */
+		qp->resp.res_head--;
+		qp->resp.res_used--;
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
+	}
+	res->type = RUE_RES_ATOMIC;
+	res->pending = true;
+	res->first_psn = pkt->psn;
+	res->last_psn = pkt->psn;
+	res->orig = orig;
+	return RUE_RESP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Duplicates                                                          */
+
+static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
+			 struct sk_buff_head *out)
+{
+	struct rue_resp *resp = &qp->resp;
+	struct rue_res *old, *res;
+
+	rue_stat_inc(qp->rdev, RUE_STAT_RX_DUP_REQUESTS);
+	rue_resp_drop_output(resp);
+
+	if (pkt->mask & RUE_OPM_READ) {
+		/* Execute again from the PSN this request carries. */
+		rue_resp_read(qp, pkt, out);
+		return;
+	}
+	if (pkt->mask & RUE_OPM_ATOMIC) {
+		old = rue_res_find(resp, RUE_RES_ATOMIC, pkt->psn);
+		if (!old || old->first_psn != pkt->psn)
+			return;		/* too old to answer: drop */
+		res = rue_res_new(qp);
+		if (!res)
+			return;
+		*res = *old;
+		res->mr = NULL;
+		res->pending = true;
+		return;
+	}
+	/* SEND or WRITE: acknowledge everything received so far. */
+	rue_resp_ack_now(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
+			 rue_psn_add(resp->epsn, -1), out);
+}
+
+/**
+ * rue_resp_rcv() - handle a request packet of an RC QP
+ * @qp: the QP (referenced)
+ * @pkt: the checked packet
+ * @out: packets to send once no lock is held
+ * @error: set when the QP must go to the error state
+ * @event: set when COMM_EST should be raised
+ *
+ * Return: true if answers were queued for the transmit engine.
+ */
+bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
+		  struct sk_buff_head *out, bool *error, bool *event)
+{
+	struct rue_resp *resp = &qp->resp;
+	enum rue_resp_result r;
+	bool queued;
+	u32 head;
+	s32 d;
+
+	spin_lock_bh(&resp->lock);
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+		goto out;
+	}
+	if (qp->state == IB_QPS_RTR && !resp->comm_est) {
+		resp->comm_est = true;
+		*event = true;
+	}
+
+	d = rue_psn_diff(pkt->psn, resp->epsn);
+	if (d < 0) {
+		rue_resp_dup(qp, pkt, out);
+		goto out;
+	}
+	if (d > 0) {
+		/* A gap: NAK once, drop until the expected PSN comes. */
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_SEQ);
+		if (!resp->nak_sent) {
+			resp->nak_sent = true;
+			rue_resp_nak(qp, RUE_AETH_NAK_PSN_SEQ, resp->epsn, out);
+		}
+		goto out;
+	}
+	resp->nak_sent = false;
+
+	head = resp->res_head;
+	if (pkt->mask & RUE_OPM_SEND)
+		r = rue_resp_send(qp, pkt, out);
+	else if (pkt->mask & RUE_OPM_WRITE)
+		r = rue_resp_write(qp, pkt, out);
+	else if (pkt->mask & RUE_OPM_READ)
+		r = rue_resp_read(qp, pkt, out);
+	else
+		r = rue_resp_atomic(qp, pkt, out);
+
+	if (r == RUE_RESP_ERR) {
+		*error = true;
+		goto out;
+	}
+	if (r == RUE_RESP_RNR)
+		goto out;
+
+	if (pkt->mask & RUE_OPM_READ)
+		resp->epsn = rue_psn_add(rue_res_at(resp, head)->last_psn, 1);
+	else
+		resp->epsn = rue_psn_add(resp->epsn, 1);
+	if (pkt->mask & RUE_OPM_LAST)
+		resp->msn++;
+	if (pkt->ackreq && !(pkt->mask & (RUE_OPM_READ | RUE_OPM_ATOMIC)))
+		rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
+			     pkt->psn, out);
+out:
+	queued = resp->res_out != resp->res_head || resp->ack_pending;
+	spin_unlock_bh(&resp->lock);
+	return queued;
+}
+
+/* ------------------------------------------------------------------ */
+/* Answers                                                             */
+
+static struct sk_buff *rue_resp_read_pkt(struct rue_qp *qp, struct rue_res *res)
+{
+	u32 len = min(qp->mtu, res->length - res->sent);
+	bool first = res->sent == 0, last = res->sent + len == res->length;
+	unsigned int pad = rue_pad(len);
+	struct rue_ksge sg = { .mr = res->mr, .addr = res->va, .length = res->length };
+	struct sk_buff *skb;
+	bool lend;
+	u8 opcode;
+	u8 *hdr;
+
+	opcode = first ? (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY :
+				 IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST) :
+			 (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST :
+				 IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE);
+	lend = len > RUE_COPY_MAX && res->mr && rue_mr_can_frag(res->mr);
+again:
+	skb = rue_resp_skb(qp, opcode, lend ? 0 : len,
+			   rue_psn_add(res->first_psn, res->sent / qp->mtu),
+			   RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID, pad, &hdr);
+	if (!skb)
+		return NULL;
+	if (len && rue_sgl_to_skb(&sg, 1, res->sent, len, skb, lend)) {
+		kfree_skb(skb);
+		if (!lend)
+			return NULL;
+		lend = false;
+		goto again;
+	}
+	res->sent += len;
+	return skb;
+}
+
+static struct sk_buff *rue_resp_atomic_pkt(struct rue_qp *qp, struct rue_res *res)
+{
+	struct sk_buff *skb;
+	u8 *hdr;
+
+	skb = rue_resp_skb(qp, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, res->first_psn,
+			   RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID, 0, &hdr);
+	if (!skb)
+		return NULL;
+	((struct rue_atmack *)(hdr + rue_opcodes[IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE].atmack))
+		->orig = cpu_to_be64(res->orig);
+	return skb;
+}
+
+/**
+ * rue_resp_tx() - build queued answers: READ responses, atomic ACKs, and
+ * the ACK that waited behind them
+ * @qp: an RC QP
+ * @budget: at most this many packets
+ * @out: where the packets go
+ *
+ * Return: the number of packets built.
+ */
+int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out)
+{
+	struct rue_resp *resp = &qp->resp;
+	struct sk_buff *skb;
+	int n = 0;
+
+	spin_lock_bh(&resp->lock);
+	while (n < budget && resp->res_out != resp->res_head &&
+	       qp->state != IB_QPS_ERR) {
+		struct rue_res *res = rue_res_at(resp, resp->res_out);
+
+		if (res->type == RUE_RES_READ)
+			skb = rue_resp_read_pkt(qp, res);
+		else
+			skb = rue_resp_atomic_pkt(qp, res);
+		if (!skb)
+			break;
+		__skb_queue_tail(out, skb);
+		n++;
+		if (res->type == RUE_RES_ATOMIC || res->sent >= res->length) {
+			rue_res_release(res);
+			resp->res_out++;
+		}
+	}
+	if (resp->ack_pending && resp->res_out == resp->res_head && n < budget) {
+		resp->ack_pending = false;
+		rue_resp_ack_now(qp, resp->ack_syn, resp->ack_psn, out);
+		n++;
+	}
+	spin_unlock_bh(&resp->lock);
+	return n;
+}
+
+/* Entering RTR: expect rq_psn. */
+void rue_resp_start(struct rue_qp *qp)
+{
+	struct rue_resp *resp = &qp->resp;
+
+	lockdep_assert_held(&resp->lock);
+	resp->epsn = qp->attr.rq_psn & RUE_BTH_PSN_MASK;
+	resp->nak_sent = false;
+	resp->comm_est = false;
+}
+
+/* Drop in-progress messages and queued answers (error, reset, destroy). */
+void rue_resp_clear(struct rue_qp *qp, bool flush)
+{
+	struct rue_resp *resp = &qp->resp;
+	u32 i;
+
+	lockdep_assert_held(&resp->lock);
+	if (resp->in_send) {
+		if (flush)
+			rue_rq_complete(qp, &resp->rqe_info, IB_WC_WR_FLUSH_ERR,
+					RUE_WC_RECV, 0, 0, 0, 0, false);
+		rue_sgl_put(resp->rqe_sg, resp->rqe_info.num_sge);
+		resp->in_send = false;
+	}
+	if (resp->write_mr)
+		rue_mr_put(resp->write_mr);
+	resp->write_mr = NULL;
+	resp->in_write = false;
+	for (i = 0; i < resp->res_size; i++)
+		rue_res_release(&resp->res[i]);
+	resp->res_out = resp->res_head;
+	resp->res_used = 0;
+	resp->ack_pending = false;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Send queue consumer.
+ */
+#ifndef _RUE_SQ_H
+#define _RUE_SQ_H
+
+#include <linux/types.h>
+
+struct rue_qp;
+struct rue_swqe;
+
+bool rue_sq_fetch(struct rue_qp *qp);
+bool rue_sq_more(struct rue_qp *qp);
+bool rue_sq_retire(struct rue_qp *qp);
+void rue_sq_flush(struct rue_qp *qp);
+void rue_sq_reset(struct rue_qp *qp);
+void rue_swqe_release(struct rue_qp *qp, struct rue_swqe *w);
+
+#endif /* _RUE_SQ_H */

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-device counters through the core's hw_stats interface, so that
+ * "rdma statistic show link rue0/1" and sysfs hw_counters show them.
+ */
+#include <rdma/ib_verbs.h>
+
+#include "device.h"
+#include "stats.h"
+
+static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
+	[RUE_STAT_TX_PACKETS].name = "tx_packets",
+	[RUE_STAT_TX_BYTES].name = "tx_bytes",
+	[RUE_STAT_RX_PACKETS].name = "rx_packets",
+	[RUE_STAT_RX_BYTES].name = "rx_bytes",
+	[RUE_STAT_TX_DROPS].name = "tx_drops",
+	[RUE_STAT_RX_DROP_HDR].name = "rx_drop_bad_header",
+	[RUE_STAT_RX_DROP_ICRC].name = "rx_drop_icrc",
+	[RUE_STAT_RX_DROP_OPCODE].name = "rx_drop_opcode",
+	[RUE_STAT_RX_DROP_QP].name = "rx_drop_unknown_qp",
+	[RUE_STAT_RX_DROP_STATE].name = "rx_drop_qp_state",
+	[RUE_STAT_RX_DROP_QKEY].name = "rx_drop_qkey",
+	[RUE_STAT_RX_DROP_SEQ].name = "rx_drop_out_of_sequence",
+	[RUE_STAT_RX_DUP_REQUESTS].name = "duplicate_requests",
+	[RUE_STAT_RX_STALE_RESPONSES].name = "stale_responses",
+	[RUE_STAT_RETRANSMITS].name = "retransmits",
+	[RUE_STAT_RTO_TIMEOUTS].name = "local_ack_timeout_err",
+	[RUE_STAT_RETRY_EXCEEDED].name = "retry_exceeded",
+	[RUE_STAT_RNR_NAK_SENT].name = "rnr_nak_sent",
+	[RUE_STAT_RNR_NAK_RCVD].name = "rnr_nak_retry_err",
+	[RUE_STAT_RNR_RETRY_EXCEEDED].name = "rnr_retry_exceeded",
+	[RUE_STAT_SEQ_NAK_SENT].name = "out_of_sequence_nak_sent",
+	[RUE_STAT_SEQ_NAK_RCVD].name = "packet_seq_err",
+	[RUE_STAT_ERR_NAK_SENT].name = "error_nak_sent",
+	[RUE_STAT_ERR_NAK_RCVD].name = "error_nak_rcvd",
+	[RUE_STAT_IMPLIED_NAKS].name = "implied_nak_seq_err",
+	[RUE_STAT_CQ_OVERFLOWS].name = "cq_overflows",
+};
+
+u64 rue_stat_read(struct rue_dev *rdev, enum rue_stat idx)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(rdev->stats, cpu)->c[idx];
+	return sum;
+}
+
+static struct rdma_hw_stats *rue_alloc_hw_port_stats(struct ib_device *ibdev,
+						     u32 port)
+{
+	return rdma_alloc_hw_stats_struct(rue_stat_descs, RUE_NSTATS,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+static int rue_get_hw_stats(struct ib_device *ibdev,
+			    struct rdma_hw_stats *stats, u32 port, int index)
+{
+	struct rue_dev *rdev = to_rue_dev(ibdev);
+	int i;
+
+	for (i = 0; i < RUE_NSTATS; i++)
+		stats->value[i] = rue_stat_read(rdev, i);
+	return RUE_NSTATS;
+}
+
+static const struct ib_device_ops rue_stats_ops = {
+	.alloc_hw_port_stats = rue_alloc_hw_port_stats,
+	.get_hw_stats = rue_get_hw_stats,
+};
+
+void rue_stats_set_ops(struct ib_device *ibdev)
+{
+	ib_set_device_ops(ibdev, &rue_stats_ops);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-device counters, shown by "rdma statistic show link DEV/1".
+ */
+#ifndef _RUE_STATS_H
+#define _RUE_STATS_H
+
+#include <linux/percpu.h>
+
+enum rue_stat {
+	RUE_STAT_TX_PACKETS,
+	RUE_STAT_TX_BYTES,
+	RUE_STAT_RX_PACKETS,
+	RUE_STAT_RX_BYTES,
+	RUE_STAT_TX_DROPS,		/* route failure or stack drop */
+	RUE_STAT_RX_DROP_HDR,		/* malformed headers or lengths */
+	RUE_STAT_RX_DROP_ICRC,
+	RUE_STAT_RX_DROP_OPCODE,	/* unsupported opcode */
+	RUE_STAT_RX_DROP_QP,		/* no such QP */
+	RUE_STAT_RX_DROP_STATE,		/* QP cannot receive now */
+	RUE_STAT_RX_DROP_QKEY,
+	RUE_STAT_RX_DROP_SEQ,		/* out of sequence (NAKed once) */
+	RUE_STAT_RX_DUP_REQUESTS,
+	RUE_STAT_RX_STALE_RESPONSES,
+	RUE_STAT_RETRANSMITS,		/* packets sent again */
+	RUE_STAT_RTO_TIMEOUTS,
+	RUE_STAT_RETRY_EXCEEDED,
+	RUE_STAT_RNR_NAK_SENT,
+	RUE_STAT_RNR_NAK_RCVD,
+	RUE_STAT_RNR_RETRY_EXCEEDED,
+	RUE_STAT_SEQ_NAK_SENT,
+	RUE_STAT_SEQ_NAK_RCVD,
+	RUE_STAT_ERR_NAK_SENT,		/* access, invalid, operation */
+	RUE_STAT_ERR_NAK_RCVD,
+	RUE_STAT_IMPLIED_NAKS,
+	RUE_STAT_CQ_OVERFLOWS,
+	RUE_NSTATS
+};
+
+struct rue_dev;
+
+/* rdev->stats is a per-CPU array; counters only ever go up. */
+#define rue_stat_add(rdev, idx, n) this_cpu_add((rdev)->stats->c[idx], (n))
+#define rue_stat_inc(rdev, idx) rue_stat_add(rdev, idx, 1)
+
+struct rue_stats {
+	u64 c[RUE_NSTATS];
+};
+
+u64 rue_stat_read(struct rue_dev *rdev, enum rue_stat idx);
+void rue_stats_set_ops(struct ib_device *ibdev);
+
+#endif /* _RUE_STATS_H */

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UD and GSI queue pairs (IBTA 9.8, and annex A17 for RoCEv2).
+ *
+ * Each WQE is one packet: BTH, DETH (Q_Key and our QPN), optional
+ * immediate data, payload of at most the path MTU.  A send completes as
+ * soon as its packet is handed to the stack; nothing is acknowledged.
+ *
+ * On receive, a UD QP places the 40-byte GRH before the payload (IBTA
+ * 11.4.1.2): for RoCEv2 over IPv6 the IPv6 header itself, over IPv4 the
+ * IPv4 header in the last 20 bytes (annex A17.4.5.2), so that consumers
+ * recover the sender's address with ib_init_ah_attr_from_wc().
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <rdma/ib_mad.h>
+
+#include "cq.h"
+#include "device.h"
+#include "pkt.h"
+#include "qp.h"
+#include "rq.h"
+#include "sgl.h"
+#include "sq.h"
+#include "stats.h"
+#include "ud.h"
+#include "xmit.h"
+
+#define RUE_GRH_BYTES 40
+
+static struct sk_buff *rue_ud_pkt(struct rue_qp *qp, struct rue_swqe *w)
+{
+	bool imm = w->sqe.opcode == RUE_WR_SEND_WITH_IMM;
+	u8 opcode = imm ? IB_OPCODE_UD_SEND_ONLY_WITH_IMMEDIATE :
+			  IB_OPCODE_UD_SEND_ONLY;
+	const struct rue_opcode_info *op = &rue_opcodes[opcode];
+	unsigned int pad = rue_pad(w->sqe.length);
+	struct rue_deth *deth;
+	struct sk_buff *skb;
+	u32 qkey;
+	u8 *hdr;
+
+	skb = rue_xmit_alloc(qp->rdev, op->hdr_len + w->sqe.length, GFP_ATOMIC);
+	if (unlikely(!skb))
+		return NULL;
+	hdr = skb_put(skb, op->hdr_len);
+	rue_bth_fill((struct rue_bth *)hdr, opcode,
+		     w->sqe.flags & RUE_SQE_SOLICITED, pad, w->sqe.remote_qpn,
+		     false, qp->req.psn);
+	qp->req.psn = rue_psn_add(qp->req.psn, 1);
+
+	/* IBTA 10.2.5: a Q_Key with the high bit set means the QP's own. */
+	qkey = (u32)w->sqe.rkey;
+	if (qkey & 0x80000000U)
+		qkey = qp->qkey;
+	deth = (void *)(hdr + op->deth);
+	deth->qkey = cpu_to_be32(qkey);
+	deth->sqp = cpu_to_be32(qp->ibqp.qp_num & RUE_BTH_QPN_MASK);
+	if (imm)
+		((struct rue_immdt *)(hdr + op->imm))->imm =
+			(__force __be32)(u32)w->sqe.imm;
+
+	if (w->sqe.flags & RUE_SQE_INLINE) {
+		skb_put_data(skb, w->inline_data, w->sqe.length);
+	} else if (rue_sgl_to_skb(w->sg, w->num_sge, 0, w->sqe.length, skb,
+				  false)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	rue_tx_cb(skb)->pad = pad;
+	return skb;
+}
+
+/**
+ * rue_ud_tx() - send UD WQEs
+ * @qp: a UD or GSI QP
+ * @budget: at most this many packets
+ * @out: built packets with the address vector of each in the skb
+ * @error: set when a WQE completed in error
+ *
+ * UD packets go to different destinations, so unlike RC they are sent
+ * here, one by one, with req.lock dropped around each send.
+ */
+int rue_ud_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
+	      bool *error)
+{
+	struct rue_req *req = &qp->req;
+	struct sk_buff *skb;
+	struct rue_av av;
+	__be16 sport;
+	int n = 0;
+
+	spin_lock_bh(&req->lock);
+	while (n < budget && qp->state == IB_QPS_RTS &&
+	       (req->cur != req->head || rue_sq_fetch(qp))) {
+		struct rue_swqe *w = rue_swqe(qp, req->cur);
+
+		req->cur++;
+		if (w->done)
+			continue;
+		skb = rue_ud_pkt(qp, w);
+		w->done = 1;
+		if (!skb)
+			continue;	/* unreliable: a lost datagram */
+		av = w->av;
+		sport = cpu_to_be16(rdma_get_udp_sport(
+			av.flow_label ?: rdma_calc_flow_label(qp->ibqp.qp_num,
+							      w->sqe.remote_qpn),
+			qp->ibqp.qp_num, w->sqe.remote_qpn));
+		spin_unlock_bh(&req->lock);
+		rue_xmit(qp->rdev, &av, NULL, sport, htons(ROCE_V2_UDP_DPORT),
+			 skb, rue_tx_cb(skb)->pad);
+		n++;
+		spin_lock_bh(&req->lock);
+	}
+	if (req->bad_prod || rue_sq_retire(qp))
+		*error = true;
+	spin_unlock_bh(&req->lock);
+	return n;
+}
+
+/* Put the GRH in front of the payload: IPv6 header, or IPv4 in the tail. */
+static int rue_ud_place_grh(struct rue_qp *qp, struct rue_pkt *pkt,
+			    struct rue_ksge *sg, u32 nsge)
+{
+	u8 grh[RUE_GRH_BYTES] = {};
+	const void *nh = skb_network_header(pkt->skb);
+
+	if (pkt->ipv6)
+		memcpy(grh, nh, sizeof(struct ipv6hdr));
+	else
+		memcpy(grh + RUE_GRH_BYTES - sizeof(struct iphdr), nh,
+		       sizeof(struct iphdr));
+	return rue_sgl_from_buf(sg, nsge, 0, grh, sizeof(grh));
+}
+
+/**
+ * rue_ud_rcv() - deliver a datagram to a UD or GSI QP
+ * @qp: the destination QP (referenced)
+ * @pkt: the checked packet
+ */
+void rue_ud_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	const struct rue_deth *deth = RUE_PKT_HDR(pkt, deth, struct rue_deth);
+	struct rue_resp *resp = &qp->resp;
+	struct rue_rqe_info *info = &resp->rqe_info;
+	u8 flags = RUE_CQE_F_GRH | (pkt->ipv6 ? 0 : RUE_CQE_F_IPV4);
+	u8 status = IB_WC_SUCCESS;
+	u64 imm = 0;
+	int err;
+
+	spin_lock_bh(&resp->lock);
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+		goto out;
+	}
+	if (be32_to_cpu(deth->qkey) != qp->qkey) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_QKEY);
+		goto out;
+	}
+	err = rue_rq_take(qp, resp->rqe_sg, info);
+	if (err) {
+		/* No receive WQE: a datagram is simply lost (IBTA 9.8.3). */
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+		goto out;
+	}
+	if (info->status != IB_WC_SUCCESS)
+		status = info->status;
+	else if ((u64)RUE_GRH_BYTES + pkt->paylen > info->len)
+		status = IB_WC_LOC_LEN_ERR;
+	else if (rue_ud_place_grh(qp, pkt, resp->rqe_sg, info->num_sge) ||
+		 (pkt->paylen &&
+		  rue_sgl_from_skb(resp->rqe_sg, info->num_sge, RUE_GRH_BYTES,
+				   pkt->skb, pkt->pay_off, pkt->paylen)))
+		status = IB_WC_LOC_PROT_ERR;
+
+	if (pkt->mask & RUE_OPM_IMM) {
+		flags |= RUE_CQE_F_IMM;
+		imm = (__force u32)RUE_PKT_HDR(pkt, imm, struct rue_immdt)->imm;
+	}
+	rue_rq_complete(qp, info, status, RUE_WC_RECV,
+			RUE_GRH_BYTES + pkt->paylen, flags, imm,
+			be32_to_cpu(deth->sqp) & RUE_BTH_QPN_MASK, pkt->se);
+	rue_sgl_put(resp->rqe_sg, info->num_sge);
+out:
+	spin_unlock_bh(&resp->lock);
+}

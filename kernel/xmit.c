@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit path.
+ *
+ * The transport builds a packet from its BTH on (rue_xmit_alloc() leaves
+ * headroom for the link, IP and UDP headers), optionally lends payload
+ * pages as fragments, and calls rue_xmit(), which appends the pad and the
+ * ICRC, pushes UDP and IP headers, routes through the device's namespace
+ * and hands the packet to ip_local_out()/ip6_local_out().  The ICRC covers
+ * the IP and UDP headers, so nothing after us may rewrite them except the
+ * fields the ICRC masks (TOS/ECN, TTL, checksums).
+ *
+ * Routes are cached per QP (and per call site for UD) in a dst_cache.
+ */
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/route.h>
+#include <rdma/ib_verbs.h>
+
+#include "ah.h"
+#include "compat.h"
+#include "device.h"
+#include "icrc.h"
+#include "roce.h"
+#include "stats.h"
+#include "xmit.h"
+
+#define RUE_HEADROOM (sizeof(struct ipv6hdr) + sizeof(struct udphdr))
+#define RUE_TRAILER (3 + RUE_ICRC_BYTES)	/* pad and ICRC */
+
+/**
+ * rue_xmit_alloc() - allocate a packet for the transport to fill
+ * @rdev: the device
+ * @linear: bytes of transport headers and copied payload to come
+ * @gfp: allocation flags
+ *
+ * Return: an empty skb whose data pointer is where the BTH goes.
+ */
+struct sk_buff *rue_xmit_alloc(struct rue_dev *rdev, unsigned int linear,
+			       gfp_t gfp)
+{
+	unsigned int head = LL_RESERVED_SPACE(rdev->ndev) + RUE_HEADROOM;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(head + linear + RUE_TRAILER, gfp);
+	if (unlikely(!skb))
+		return NULL;
+	skb_reserve(skb, head);
+	return skb;
+}
+
+/* Pad and room for the ICRC: at the tail, or in a small trailing fragment
+ * when the payload is in page fragments. */
+static u8 *rue_xmit_trailer(struct sk_buff *skb, unsigned int pad)
+{
+	unsigned int len = pad + RUE_ICRC_BYTES;
+	struct page *page;
+	u8 *t;
+
+	if (!skb_is_nonlinear(skb)) {
+		t = skb_put(skb, len);
+	} else {
+		if (skb_shinfo(skb)->nr_frags >= MAX_SKB_FRAGS)
+			return NULL;
+		t = netdev_alloc_frag(len);
+		if (!t)
+			return NULL;
+		page = virt_to_head_page(t);
+		skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
+				   t - (u8 *)page_address(page), len);
+		skb->len += len;
+		skb->data_len += len;
+		skb->truesize += len;
+	}
+	memset(t, 0, pad);
+	return t + pad;
+}
+
+static void rue_push_udp(struct sk_buff *skb, __be16 sport, __be16 dport)
+{
+	struct udphdr *uh;
+
+	skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = sport;
+	uh->dest = dport;
+	uh->len = htons(skb->len);
+	/* RoCEv2 carries no UDP checksum (IBTA A17.3.1); the ICRC covers it. */
+	uh->check = 0;
+}
+
+static struct dst_entry *rue_route4(struct rue_dev *rdev, const struct rue_av *av,
+				    struct dst_cache *dc)
+{
+	struct flowi4 fl = {
+		.flowi4_oif = rdev->ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.saddr = av->saddr.s6_addr32[3],
+		.daddr = av->daddr.s6_addr32[3],
+	};
+	__be32 saddr;
+	struct rtable *rt;
+
+	if (dc) {
+		rt = dst_cache_get_ip4(dc, &saddr);
+		if (rt)
+			return &rt->dst;
+	}
+	rt = ip_route_output_key(rdev->net, &fl);
+	if (IS_ERR(rt))
+		return ERR_CAST(rt);
+	if (dc)
+		dst_cache_set_ip4(dc, &rt->dst, fl.saddr);
+	return &rt->dst;
+}
+
+static struct dst_entry *rue_route6(struct rue_dev *rdev, const struct rue_av *av,
+				    struct dst_cache *dc)
+{
+	struct flowi6 fl = {
+		.flowi6_oif = rdev->ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.saddr = av->saddr,
+		.daddr = av->daddr,
+	};
+	struct in6_addr saddr;
+	struct dst_entry *dst;
+	int err;
+
+	if (dc) {
+		dst = dst_cache_get_ip6(dc, &saddr);
+		if (dst)
+			return dst;
+	}
+	dst = ip6_route_output(rdev->net, NULL, &fl);
+	err = dst->error;
+	if (err) {
+		dst_release(dst);
+		return ERR_PTR(err);
+	}
+	if (dc)
+		dst_cache_set_ip6(dc, dst, &fl.saddr);
+	return dst;
+}
+
+static void rue_push_ip4(struct sk_buff *skb, const struct rue_av *av)
+{
+	struct iphdr *iph;
+
+	skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = av->tclass;
+	iph->tot_len = htons(skb->len);
+	iph->id = 0;			/* DF set: no fragments to tell apart */
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = av->hop_limit ?: IPDEFTTL;
+	iph->protocol = IPPROTO_UDP;
+	iph->check = 0;
+	iph->saddr = av->saddr.s6_addr32[3];
+	iph->daddr = av->daddr.s6_addr32[3];
+	skb->protocol = htons(ETH_P_IP);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+}
+
+static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av)
+{
+	struct ipv6hdr *ip6h;
+
+	skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, av->tclass, htonl(av->flow_label & IPV6_FLOWLABEL_MASK));
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = av->hop_limit ?: 64;
+	ip6h->saddr = av->saddr;
+	ip6h->daddr = av->daddr;
+	skb->protocol = htons(ETH_P_IPV6);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+}
+
+/**
+ * rue_xmit() - finish and send a RoCEv2 (or UET) packet
+ * @rdev: the device
+ * @av: where it goes
+ * @dc: route cache of the sender, or NULL
+ * @sport: UDP source port (flow entropy)
+ * @dport: UDP destination port
+ * @skb: transport headers and payload, data at the BTH; consumed
+ * @pad: pad bytes to append before the ICRC (the BTH says how many)
+ *
+ * Return: 0 when the stack took the packet, else a negative errno (the
+ * packet was dropped and counted; reliable transports retransmit).
+ */
+int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
+	     struct dst_cache *dc, __be16 sport, __be16 dport,
+	     struct sk_buff *skb, unsigned int pad)
+{
+	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
+	unsigned int len;
+	struct dst_entry *dst;
+	u8 *icrc;
+	int err;
+
+	icrc = rue_xmit_trailer(skb, pad);
+	if (unlikely(!icrc)) {
+		err = -ENOMEM;
+		goto drop;
+	}
+	len = skb->len;
+
+	rcu_read_lock();
+	/* Detached devices must not touch a namespace that may be dying. */
+	if (unlikely(!READ_ONCE(rdev->tx_ok))) {
+		rcu_read_unlock();
+		err = -ENETDOWN;
+		goto drop;
+	}
+	dst = v4 ? rue_route4(rdev, av, dc) : rue_route6(rdev, av, dc);
+	if (IS_ERR(dst)) {
+		rcu_read_unlock();
+		err = PTR_ERR(dst);
+		goto drop;
+	}
+
+	rue_push_udp(skb, sport, dport);
+	if (v4)
+		rue_push_ip4(skb, av);
+	else
+		rue_push_ip6(skb, av);
+	put_unaligned_le32(rue_icrc(skb, skb_transport_offset(skb) +
+				    sizeof(struct udphdr), len - RUE_ICRC_BYTES),
+			   icrc);
+
+	skb->ip_summed = CHECKSUM_NONE;
+	skb_dst_set(skb, dst);
+	err = v4 ? ip_local_out(rdev->net, NULL, skb) :
+		   ip6_local_out(rdev->net, NULL, skb);
+	rcu_read_unlock();
+
+	err = net_xmit_eval(err);
+	if (unlikely(err)) {
+		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+		return err > 0 ? -ENOBUFS : err;
+	}
+	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
+	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
+	return 0;
+
+drop:
+	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+	kfree_skb(skb);
+	return err;
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Backend: what ruectl asks of the rue kernel module.  NetlinkBackend
+// asks the "rue" generic netlink family; tests give their own.  Each new
+// object (jobs, congestion control, QPs, statistics) adds its requests
+// here.
+#ifndef RUE_RUECTL_BACKEND_H_
+#define RUE_RUECTL_BACKEND_H_
+
+#include <string_view>
+#include <vector>
+
+#include "nl/result.h"
+#include "ruectl/device.h"
+
+namespace rue::cli {
+
+// The message of the ENOENT every request fails with when the "rue"
+// family is not registered.
+inline constexpr std::string_view kModuleNotLoaded =
+    "rue kernel module not loaded (modprobe rue)";
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // Every rue device, in the kernel's order.
+  virtual nl::Result<std::vector<Device>> ListDevices() = 0;
+  // The device named `name`; ENODEV when there is none.
+  virtual nl::Result<Device> GetDevice(std::string_view name) = 0;
+};
+
+}  // namespace rue::cli
+
+#endif  // RUE_RUECTL_BACKEND_H_

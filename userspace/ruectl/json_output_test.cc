@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ruectl/json_output.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace rue::cli {
+namespace {
+
+struct Item {
+  uint64_t id;
+  std::string name;
+  std::vector<uint64_t> parts;
+};
+
+constexpr Field<uint64_t> kPartFields[] = {
+    {"part", Text::kName, Level::kBrief,
+     [](const uint64_t& p) { return Value(p); }},
+};
+
+constexpr Field<Item> kItemFields[] = {
+    {"id", Text::kName, Level::kBrief,
+     [](const Item& i) { return Value(i.id); }},
+    {"name", Text::kKeyValue, Level::kDetail,
+     [](const Item& i) { return Value(i.name); }},
+    {"parts", Text::kKeyValue, Level::kBrief,
+     [](const Item& i) {
+       return Value(MakeList<uint64_t>(i.parts, kPartFields));
+     }},
+};
+
+std::vector<Record> Items(std::string name = "x") {
+  Item item{1, std::move(name), {5, 6}};
+  return {MakeRecord(item, kItemFields)};
+}
+
+TEST(JsonOutputTest, CompactKeepsFieldOrder) {
+  EXPECT_EQ(
+      RenderJson(Items(), true, false),
+      "[{\"id\":1,\"name\":\"x\",\"parts\":[{\"part\":5},{\"part\":6}]}]\n");
+}
+
+TEST(JsonOutputTest, DetailFieldsNeedDetails) {
+  EXPECT_EQ(RenderJson(Items(), false, false),
+            "[{\"id\":1,\"parts\":[{\"part\":5},{\"part\":6}]}]\n");
+}
+
+TEST(JsonOutputTest, PrettyIndentsByFour) {
+  EXPECT_EQ(RenderJson(Items(), false, true),
+            "[\n"
+            "    {\n"
+            "        \"id\": 1,\n"
+            "        \"parts\": [\n"
+            "            {\n"
+            "                \"part\": 5\n"
+            "            },\n"
+            "            {\n"
+            "                \"part\": 6\n"
+            "            }\n"
+            "        ]\n"
+            "    }\n"
+            "]\n");
+}
+
+TEST(JsonOutputTest, EmptyArrayForNoRecords) {
+  EXPECT_EQ(RenderJson({}, false, false), "[]\n");
+}
+
+TEST(JsonOutputTest, EscapesAndSurvivesBadUtf8) {
+  EXPECT_EQ(RenderJson(Items("a\"b"), true, false),
+            "[{\"id\":1,\"name\":\"a\\\"b\",\"parts\":[{\"part\":5},{\"part\":"
+            "6}]}]\n");
+  std::string out = RenderJson(Items("\xff"), true, false);
+  EXPECT_NE(out.find("\"name\":\"\xef\xbf\xbd\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rue::cli

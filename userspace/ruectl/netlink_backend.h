@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// NetlinkBackend: the Backend that talks to the rue module over its
+// generic netlink family.  It connects (opens the socket and resolves the
+// family) on the first request, so that "ruectl help" needs no kernel.
+#ifndef RUE_RUECTL_NETLINK_BACKEND_H_
+#define RUE_RUECTL_NETLINK_BACKEND_H_
+
+#include <optional>
+
+#include "nl/genl.h"
+#include "nl/genl_socket.h"
+#include "ruectl/backend.h"
+
+namespace rue::cli {
+
+class NetlinkBackend : public Backend {
+ public:
+  nl::Result<std::vector<Device>> ListDevices() override;
+  nl::Result<Device> GetDevice(std::string_view name) override;
+
+ private:
+  nl::Status Connect();
+  nl::MessageBuilder Request(uint8_t cmd) const;
+
+  std::optional<nl::GenlSocket> socket_;
+  nl::Family family_;
+};
+
+}  // namespace rue::cli
+
+#endif  // RUE_RUECTL_NETLINK_BACKEND_H_

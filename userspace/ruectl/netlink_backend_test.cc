@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// NetlinkBackend against the running kernel.  Without the rue module it
+// must say so; with it (in the test guests), list what is there.
+// Skipped where netlink sockets cannot be opened.
+#include "ruectl/netlink_backend.h"
+
+#include <gtest/gtest.h>
+#include <linux/rue_netlink.h>
+
+#include <cerrno>
+#include <string>
+
+namespace rue::cli {
+namespace {
+
+bool RueLoaded() {
+  nl::Result<nl::GenlSocket> socket = nl::GenlSocket::Open();
+  return socket.ok() && socket->ResolveFamily(RUE_GENL_NAME).ok();
+}
+
+class NetlinkBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    nl::Result<nl::GenlSocket> socket = nl::GenlSocket::Open();
+    if (!socket.ok()) GTEST_SKIP() << socket.error().ToString();
+  }
+
+  NetlinkBackend backend_;
+};
+
+TEST_F(NetlinkBackendTest, ListsOrSaysModuleNotLoaded) {
+  nl::Result<std::vector<Device>> devices = backend_.ListDevices();
+  if (RueLoaded()) {
+    ASSERT_TRUE(devices.ok()) << devices.error().ToString();
+    return;
+  }
+  ASSERT_FALSE(devices.ok());
+  EXPECT_EQ(devices.error().code, ENOENT);
+  EXPECT_EQ(devices.error().message, kModuleNotLoaded);
+}
+
+TEST_F(NetlinkBackendTest, UnknownDeviceIsENODEV) {
+  if (!RueLoaded()) GTEST_SKIP() << "rue module not loaded";
+  nl::Result<Device> device = backend_.GetDevice("no-such-rue-device");
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(device.error().code, ENODEV);
+}
+
+TEST_F(NetlinkBackendTest, OverlongNameIsENODEVWithoutAsking) {
+  nl::Result<Device> device = backend_.GetDevice(std::string(64, 'r'));
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(device.error().code, ENODEV);
+}
+
+}  // namespace
+}  // namespace rue::cli
