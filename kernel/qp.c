@@ -184,6 +184,26 @@ void rue_qp_error(struct rue_qp *qp)
 	}
 }
 
+/**
+ * rue_qp_sq_error() - a UD send failed: the send queue stops, the QP
+ * goes to the SQE state and its sends are flushed; receives go on, and
+ * modify_qp(SQE -> RTS) resumes sending (IBTA 10.3.1, as the MAD layer
+ * uses it for QP1).
+ * @qp: a UD or GSI QP; no QP lock held
+ */
+void rue_qp_sq_error(struct rue_qp *qp)
+{
+	spin_lock_bh(&qp->req.lock);
+	spin_lock(&qp->resp.lock);
+	if (qp->state == IB_QPS_RTS)
+		rue_qp_set_state(qp, IB_QPS_SQE);
+	spin_unlock(&qp->resp.lock);
+	if (qp->state == IB_QPS_SQE)
+		rue_sq_flush(qp);
+	spin_unlock_bh(&qp->req.lock);
+	rue_qp_notify(qp);
+}
+
 /* ------------------------------------------------------------------ */
 /* Transmit engine                                                     */
 
@@ -216,6 +236,10 @@ static int rue_qp_tx(struct rue_qp *qp, int budget)
 		local_bh_disable();
 		n = rue_ud_tx(qp, budget, &out, &error);
 		local_bh_enable();
+		if (error) {
+			rue_qp_sq_error(qp);
+			error = false;
+		}
 	}
 	rue_qp_notify(qp);
 	if (error)

@@ -153,7 +153,6 @@ struct rue_qp {
 	struct ib_qp_attr attr;		/* last modify_qp values */
 	int access;			/* qp_access_flags */
 	u32 mtu;			/* path MTU, bytes */
-	u32 tx_mtu;			/* what fits the netdev */
 	u32 dest_qpn;
 	u32 qkey;
 	struct rue_av av;		/* RC: the peer */
@@ -200,6 +199,7 @@ void rue_qp_kick(struct rue_qp *qp);
 void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list);
 void rue_qp_run(struct rue_qp *qp);
 void rue_qp_error(struct rue_qp *qp);
+void rue_qp_sq_error(struct rue_qp *qp);
 void rue_qp_flush(struct rue_qp *qp);
 void rue_qp_event(struct rue_qp *qp, enum ib_event_type type);
 

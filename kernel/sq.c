@@ -140,7 +140,9 @@ static u8 rue_sq_check(struct rue_qp *qp, struct rue_swqe *w, const void *slot)
 	}
 
 	if (qp->ibqp.qp_type != IB_QPT_RC) {
-		if (w->sqe.length > qp->tx_mtu)
+		/* A datagram is one packet of at most the port's MTU. */
+		if (w->sqe.length >
+		    ib_mtu_enum_to_int(rue_dev_active_mtu(qp->rdev)))
 			return IB_WC_LOC_LEN_ERR;
 		if (qp->user) {
 			if (rue_ah_lookup_av(qp->rdev, qp->ibqp.pd, sqe->ah, &w->av))
@@ -213,6 +215,22 @@ void rue_swqe_release(struct rue_qp *qp, struct rue_swqe *w)
 		rue_sgl_put(w->sg, w->num_sge);
 }
 
+static void rue_sq_complete(struct rue_qp *qp, struct rue_swqe *w, u8 status);
+
+/*
+ * Retire the tail WQE.  Its ring slot is released before its completion
+ * is posted: a consumer that sees the completion may post again at once
+ * and must find the slot free.  The kernel's copy in w stays valid while
+ * req.lock is held.
+ */
+static void rue_sq_pop(struct rue_qp *qp, struct rue_swqe *w, u8 status)
+{
+	qp->req.tail++;
+	smp_store_release(&qp->req.ring.hdr->cons, qp->req.tail);
+	rue_sq_complete(qp, w, status);
+	rue_swqe_release(qp, w);
+}
+
 static void rue_sq_complete(struct rue_qp *qp, struct rue_swqe *w, u8 status)
 {
 	struct rue_cqe cqe = {
@@ -240,7 +258,6 @@ bool rue_sq_retire(struct rue_qp *qp)
 {
 	struct rue_req *req = &qp->req;
 	bool failed = false;
-	u32 old = req->tail;
 
 	lockdep_assert_held(&req->lock);
 	while (req->tail != req->head && !failed) {
@@ -249,17 +266,13 @@ bool rue_sq_retire(struct rue_qp *qp)
 		if (!w->done)
 			break;
 		failed = w->status != IB_WC_SUCCESS;
-		rue_sq_complete(qp, w, w->status);
-		rue_swqe_release(qp, w);
-		req->tail++;
+		rue_sq_pop(qp, w, w->status);
 	}
 	/* cur never points at a retired WQE */
 	if ((s32)(req->cur - req->tail) < 0) {
 		req->cur = req->tail;
 		req->cur_off = 0;
 	}
-	if (req->tail != old)
-		smp_store_release(&req->ring.hdr->cons, req->tail);
 	return failed;
 }
 
@@ -280,15 +293,12 @@ void rue_sq_flush(struct rue_qp *qp)
 	while (req->tail != req->head) {
 		struct rue_swqe *w = rue_swqe(qp, req->tail);
 
-		rue_sq_complete(qp, w, w->status != IB_WC_SUCCESS ?
-				w->status : IB_WC_WR_FLUSH_ERR);
-		rue_swqe_release(qp, w);
-		req->tail++;
+		rue_sq_pop(qp, w, w->status != IB_WC_SUCCESS ?
+			   w->status : IB_WC_WR_FLUSH_ERR);
 	}
 	req->cur = req->tail;
 	req->cur_off = 0;
 	req->rd_atomic = 0;
-	smp_store_release(&req->ring.hdr->cons, req->tail);
 }
 
 /* Drop every WQE without completions: the QP went to RESET. */

@@ -123,10 +123,20 @@ static void rue_uninit_device(struct verbs_device *vdev)
 	free(container_of(vdev, struct rue_device, vdev));
 }
 
+/*
+ * Nothing to match by id or name; rue_match_device() decides.  The table
+ * must exist all the same: libibverbs walks every provider's table when
+ * it matches other drivers' devices by id.
+ */
+static const struct verbs_match_ent rue_match_table[] = {
+	{},
+};
+
 static const struct verbs_device_ops rue_dev_ops = {
 	.name = "rue",
 	.match_min_abi_version = RUE_UVERBS_ABI_VERSION,
 	.match_max_abi_version = RUE_UVERBS_ABI_VERSION,
+	.match_table = rue_match_table,
 	.match_device = rue_match_device,
 	.alloc_device = rue_alloc_device,
 	.uninit_device = rue_uninit_device,
