@@ -23,7 +23,7 @@ KSRC := $(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h) $(TOP)/kernel/Kbuild \
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all module userspace install install-module install-userspace \
-	check demo clean deps help
+	check demo clean deps help sparse-%
 
 all: module userspace
 
@@ -63,6 +63,12 @@ $(BUILD)/kernel/%/modroot.stamp: $(BUILD)/kernel/%/rue.ko
 	depmod -b $(@D)/modroot $*
 	@touch $@
 
+# Static checking with sparse, same flags as the build (scripts/kcheck).
+sparse-%: $(BUILD)/kernel/%/rue.ko
+	$(MAKE) -C /lib/modules/$*/build M=$(BUILD)/kernel/$* W=1 C=2 \
+		RUE_UAPI=$(TOP)/uapi RUE_VERSION=$(RUE_VERSION) \
+		KCFLAGS="-Werror" modules
+
 # ---------------------------------------------------------------------
 # User space: provider (C) and tools (C++20), one CMake tree.
 
@@ -87,7 +93,7 @@ install-module: module
 install-userspace: userspace
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace
 
-check: deps
+check: deps all
 	@$(TOP)/scripts/check
 
 demo: deps all

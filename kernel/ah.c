@@ -23,7 +23,7 @@ int rue_av_from_attr(struct rue_av *av, const struct rdma_ah_attr *attr)
 {
 	const struct ib_global_route *grh;
 	const struct ib_gid_attr *sgid_attr;
-	bool d4;
+	bool d4, v4;
 
 	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
 	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
@@ -36,7 +36,8 @@ int rue_av_from_attr(struct rue_av *av, const struct rdma_ah_attr *attr)
 	memset(av, 0, sizeof(*av));
 	av->network_type = rdma_gid_attr_network_type(sgid_attr);
 	d4 = ipv6_addr_v4mapped((const struct in6_addr *)grh->dgid.raw);
-	if ((av->network_type == RDMA_NETWORK_IPV4) != d4 ||
+	v4 = av->network_type == RDMA_NETWORK_IPV4;
+	if (d4 != v4 ||
 	    (av->network_type != RDMA_NETWORK_IPV4 &&
 	     av->network_type != RDMA_NETWORK_IPV6))
 		return -EINVAL;

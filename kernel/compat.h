@@ -12,12 +12,12 @@
  * 6.10 ("RDMA: Pass uverbs_attr_bundle as part of '.create_cq' flow")
  * changed create_cq to take the attribute bundle instead of the udata.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
 #define RUE_CREATE_CQ_ATTRS 1
 #endif
 
 /* 6.12 moved the unaligned accessors from asm/ to linux/. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>

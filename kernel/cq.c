@@ -68,7 +68,12 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 
 	memcpy(rue_ring_slot(&cq->ring, cq->prod), cqe, sizeof(*cqe));
 	cq->prod++;
+	/*
+	 * The CQE before the index; the index before reading the notify
+	 * word (pairs with the consumer arming, then polling again).
+	 */
 	smp_store_release(&hdr->prod, cq->prod);
+	/* prod before flags: see the comment at the top of the file */
 	smp_mb();
 	flags = READ_ONCE(hdr->flags);
 	if ((flags & RUE_CQ_F_NOTIFY_NEXT) ||

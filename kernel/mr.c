@@ -76,6 +76,7 @@ struct rue_mr *rue_mr_get(struct rue_dev *rdev, u32 key, bool remote,
 		return NULL;
 	}
 
+	/* pairs with rue_mr_reg_frwr() publishing the new layout */
 	if (smp_load_acquire(&mr->state) != RUE_MR_VALID ||
 	    (remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key) {
 		*err = RUE_MR_EKEY;
@@ -505,6 +506,7 @@ int rue_mr_invalidate(struct rue_dev *rdev, u32 key, struct ib_pd *pd,
 		rue_mr_put(mr);
 		return -EINVAL;
 	}
+	/* ordered after the lookups that validated the key */
 	smp_store_release(&mr->state, RUE_MR_FREE);
 	rue_mr_put(mr);
 	return 0;

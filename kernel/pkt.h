@@ -34,8 +34,41 @@ static inline const struct rue_bth *rue_pkt_bth(const struct rue_pkt *pkt)
 	return (const struct rue_bth *)pkt->hdr;
 }
 
-#define RUE_PKT_HDR(pkt, field, type) \
-	((const type *)((pkt)->hdr + (pkt)->op->field))
+/* Extension headers of a received packet; the opcode says they exist. */
+static inline const struct rue_reth *rue_pkt_reth(const struct rue_pkt *pkt)
+{
+	return (const struct rue_reth *)(pkt->hdr + pkt->op->reth);
+}
+
+static inline const struct rue_aeth *rue_pkt_aeth(const struct rue_pkt *pkt)
+{
+	return (const struct rue_aeth *)(pkt->hdr + pkt->op->aeth);
+}
+
+static inline const struct rue_deth *rue_pkt_deth(const struct rue_pkt *pkt)
+{
+	return (const struct rue_deth *)(pkt->hdr + pkt->op->deth);
+}
+
+static inline const struct rue_immdt *rue_pkt_immdt(const struct rue_pkt *pkt)
+{
+	return (const struct rue_immdt *)(pkt->hdr + pkt->op->imm);
+}
+
+static inline const struct rue_ieth *rue_pkt_ieth(const struct rue_pkt *pkt)
+{
+	return (const struct rue_ieth *)(pkt->hdr + pkt->op->ieth);
+}
+
+static inline const struct rue_atmeth *rue_pkt_atmeth(const struct rue_pkt *pkt)
+{
+	return (const struct rue_atmeth *)(pkt->hdr + pkt->op->atmeth);
+}
+
+static inline const struct rue_atmack *rue_pkt_atmack(const struct rue_pkt *pkt)
+{
+	return (const struct rue_atmack *)(pkt->hdr + pkt->op->atmack);
+}
 
 /* Transmit side: what rue_xmit() needs that is not in the headers. */
 struct rue_tx_cb {

@@ -180,6 +180,7 @@ static int rue_post_send_kernel(struct rue_qp *qp, const struct ib_send_wr *wr,
 		}
 		prod++;
 	}
+	/* WQEs before the index that publishes them (rue_sq_prod/rue_rq_prod) */
 	smp_store_release(&ring->hdr->prod, prod);
 out:
 	spin_unlock_irqrestore(&qp->post_lock, flags);
@@ -260,6 +261,7 @@ int rue_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		}
 		prod++;
 	}
+	/* WQEs before the index that publishes them (rue_sq_prod/rue_rq_prod) */
 	smp_store_release(&ring->hdr->prod, prod);
 	spin_unlock_irqrestore(&qp->post_lock, flags);
 

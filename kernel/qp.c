@@ -261,6 +261,7 @@ static void rue_qp_run_budget(struct rue_qp *qp, int budget)
 			}
 		}
 		clear_bit_unlock(RUE_TX_RUNNING, &qp->tx_bits);
+		/* clear RUNNING before looking at PENDING: see rue_qp_run() */
 		smp_mb__after_atomic();
 		if (!test_bit(RUE_TX_PENDING, &qp->tx_bits))
 			break;
@@ -609,8 +610,10 @@ static void rue_qp_apply_attr(struct rue_qp *qp, struct ib_qp_attr *attr,
 		qp->access = attr->qp_access_flags;
 		qp->attr.qp_access_flags = attr->qp_access_flags;
 	}
-	if (mask & IB_QP_QKEY)
-		qp->qkey = qp->attr.qkey = attr->qkey;
+	if (mask & IB_QP_QKEY) {
+		qp->qkey = attr->qkey;
+		qp->attr.qkey = attr->qkey;
+	}
 	if (mask & IB_QP_AV) {
 		qp->av = *av;
 		qp->attr.ah_attr = attr->ah_attr;
@@ -636,8 +639,10 @@ static void rue_qp_apply_attr(struct rue_qp *qp, struct ib_qp_attr *attr,
 		qp->attr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	if (mask & IB_QP_MIN_RNR_TIMER)
 		qp->attr.min_rnr_timer = attr->min_rnr_timer;
-	if (mask & IB_QP_DEST_QPN)
-		qp->dest_qpn = qp->attr.dest_qp_num = attr->dest_qp_num;
+	if (mask & IB_QP_DEST_QPN) {
+		qp->dest_qpn = attr->dest_qp_num;
+		qp->attr.dest_qp_num = attr->dest_qp_num;
+	}
 	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
 		qp->attr.en_sqd_async_notify = attr->en_sqd_async_notify;
 	if (mask & (IB_QP_AV | IB_QP_DEST_QPN)) {

@@ -51,7 +51,7 @@ struct rue_swqe {
 
 /* Requester state (IBTA 9.7.2 and 9.7.5.2), under req.lock. */
 struct rue_req {
-	spinlock_t lock;
+	spinlock_t lock;		/* everything below */
 	struct rue_ring ring;		/* SQ */
 	void *swqe;			/* shadow slots, swqe_stride apart */
 	u32 swqe_stride;
@@ -98,7 +98,7 @@ struct rue_res {
 
 /* Responder state (IBTA 9.7.3, 9.7.4, 9.7.5.1), under resp.lock. */
 struct rue_resp {
-	spinlock_t lock;
+	spinlock_t lock;		/* everything below */
 	struct rue_ring ring;		/* RQ; unused with an SRQ */
 	u32 rq_cons;			/* next RQ ring index to consume */
 	u32 epsn;			/* expected PSN */
@@ -189,8 +189,21 @@ static inline struct rue_swqe *rue_swqe(const struct rue_qp *qp, u32 index)
 }
 
 #define rue_dbg_qp(qp, fmt, ...) \
-	ibdev_dbg((qp)->ibqp.device, "QP %u %s: " fmt, (qp)->ibqp.qp_num, \
-		  __func__, ##__VA_ARGS__)
+	rue_qp_dbg(qp, __func__, fmt, ##__VA_ARGS__)
+
+/* Dynamic debug, prefixed "QP n func:" (the leak oracle in the tests). */
+static inline __printf(3, 4)
+void rue_qp_dbg(const struct rue_qp *qp, const char *func, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	ibdev_dbg(qp->ibqp.device, "QP %u %s: %pV", qp->ibqp.qp_num, func, &vaf);
+	va_end(args);
+}
 
 struct rue_qp * __must_check rue_qp_get(struct rue_dev *rdev, u32 qpn);
 void rue_qp_put(struct rue_qp *qp);

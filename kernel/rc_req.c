@@ -300,9 +300,10 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 			return false;
 		if (w->sqe.opcode == RUE_WR_RDMA_READ) {
 			if (!w->read_done) {
+				u32 n = rue_npkts(w->sqe.length, qp->mtu);
+
 				w->first_psn = req->psn;
-				w->last_psn = rue_psn_add(req->psn,
-					rue_npkts(w->sqe.length, qp->mtu) - 1);
+				w->last_psn = rue_psn_add(req->psn, n - 1);
 			}
 			skb = rue_req_read_pkt(qp, w);
 		} else {
@@ -383,6 +384,7 @@ int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 					break;
 				/* Idle: disarm, then look once more. */
 				rue_req_set_armed(qp, false);
+				/* flags before prod (RUE_SQ_F_KERNEL_ARMED) */
 				smp_mb();
 				if (qp->state == IB_QPS_SQD || !rue_sq_fetch(qp))
 					break;
@@ -549,7 +551,7 @@ static void rue_req_rnr(struct rue_qp *qp, u32 psn, u8 timer)
 
 static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 {
-	const struct rue_aeth *aeth = RUE_PKT_HDR(pkt, aeth, struct rue_aeth);
+	const struct rue_aeth *aeth = rue_pkt_aeth(pkt);
 	u8 syn = be32_to_cpu(aeth->smsn) >> 24;
 	struct rue_req *req = &qp->req;
 
@@ -634,7 +636,7 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 
 static void rue_req_atomic_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 {
-	const struct rue_atmack *ack = RUE_PKT_HDR(pkt, atmack, struct rue_atmack);
+	const struct rue_atmack *ack = rue_pkt_atmack(pkt);
 	struct rue_swqe *w;
 	u64 orig;
 

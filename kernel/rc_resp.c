@@ -226,9 +226,9 @@ static enum rue_resp_result rue_resp_send(struct rue_qp *qp, struct rue_pkt *pkt
 		return RUE_RESP_OK;
 	if (pkt->mask & RUE_OPM_IMM) {
 		flags |= RUE_CQE_F_IMM;
-		imm = (__force u32)RUE_PKT_HDR(pkt, imm, struct rue_immdt)->imm;
+		imm = (__force u32)rue_pkt_immdt(pkt)->imm;
 	} else if (pkt->mask & RUE_OPM_IETH) {
-		u32 rkey = be32_to_cpu(RUE_PKT_HDR(pkt, ieth, struct rue_ieth)->rkey);
+		u32 rkey = be32_to_cpu(rue_pkt_ieth(pkt)->rkey);
 
 		if (rue_mr_invalidate(qp->rdev, rkey, qp->ibqp.pd, true)) {
 			rue_rq_complete(qp, info, IB_WC_REM_INV_REQ_ERR,
@@ -275,7 +275,7 @@ static enum rue_resp_result rue_resp_write_first(struct rue_qp *qp,
 						 struct rue_pkt *pkt,
 						 struct sk_buff_head *out)
 {
-	const struct rue_reth *reth = RUE_PKT_HDR(pkt, reth, struct rue_reth);
+	const struct rue_reth *reth = rue_pkt_reth(pkt);
 	struct rue_resp *resp = &qp->resp;
 	enum rue_mr_err merr;
 
@@ -357,7 +357,7 @@ static enum rue_resp_result rue_resp_write(struct rue_qp *qp, struct rue_pkt *pk
 		rue_rq_complete(qp, &resp->rqe_info, IB_WC_SUCCESS,
 				RUE_WC_RECV_RDMA_WITH_IMM, resp->write_len,
 				RUE_CQE_F_IMM,
-				(__force u32)RUE_PKT_HDR(pkt, imm, struct rue_immdt)->imm,
+				(__force u32)rue_pkt_immdt(pkt)->imm,
 				0, pkt->se);
 	return RUE_RESP_OK;
 }
@@ -366,7 +366,7 @@ static enum rue_resp_result rue_resp_write(struct rue_qp *qp, struct rue_pkt *pk
 static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt,
 					  struct sk_buff_head *out)
 {
-	const struct rue_reth *reth = RUE_PKT_HDR(pkt, reth, struct rue_reth);
+	const struct rue_reth *reth = rue_pkt_reth(pkt);
 	u32 len = be32_to_cpu(reth->len);
 	u64 va = be64_to_cpu(reth->va);
 	enum rue_mr_err merr;
@@ -406,7 +406,7 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 					    struct rue_pkt *pkt,
 					    struct sk_buff_head *out)
 {
-	const struct rue_atmeth *ae = RUE_PKT_HDR(pkt, atmeth, struct rue_atmeth);
+	const struct rue_atmeth *ae = rue_pkt_atmeth(pkt);
 	u64 va = be64_to_cpu(ae->va);
 	enum rue_mr_err merr;
 	struct rue_res *res;

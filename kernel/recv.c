@@ -176,13 +176,12 @@ static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 		return;
 	}
 	if (pkt->mask & RUE_OPM_RC) {
-		if (qp->ibqp.qp_type != IB_QPT_RC) {
+		if (qp->ibqp.qp_type != IB_QPT_RC)
 			rue_stat_inc(rdev, RUE_STAT_RX_DROP_OPCODE);
-		} else if (!rue_recv_from_peer(qp, pkt->skb)) {
+		else if (!rue_recv_from_peer(qp, pkt->skb))
 			rue_stat_inc(rdev, RUE_STAT_RX_DROP_QP);
-		} else {
+		else
 			rue_recv_rc(qp, pkt);
-		}
 	} else if (qp->ibqp.qp_type == IB_QPT_UD ||
 		   qp->ibqp.qp_type == IB_QPT_GSI) {
 		rue_ud_rcv(qp, pkt);

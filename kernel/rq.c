@@ -18,6 +18,7 @@
 
 static bool rue_rq_prod(struct rue_qp *qp, u32 *prod)
 {
+	/* pairs with the producer's release: the RQE before the index */
 	u32 p = smp_load_acquire(&qp->resp.ring.hdr->prod);
 
 	if (unlikely(p - qp->resp.rq_cons > qp->resp.ring.nslots))
@@ -88,6 +89,7 @@ int rue_rq_take(struct rue_qp *qp, struct rue_ksge *sg,
 	info->status = rue_rq_check(qp, rqe.num_sge,
 				    (const struct rue_sge *)(slot + 1), sg, info);
 	resp->rq_cons++;
+	/* done reading the slots before the producer may reuse them */
 	smp_store_release(&resp->ring.hdr->cons, resp->rq_cons);
 	return 0;
 }
@@ -128,6 +130,7 @@ void rue_rq_flush(struct rue_qp *qp)
 				0, 0, 0, false);
 		resp->rq_cons++;
 	}
+	/* done reading the slots before the producer may reuse them */
 	smp_store_release(&resp->ring.hdr->cons, resp->rq_cons);
 }
 
@@ -142,5 +145,6 @@ void rue_rq_reset(struct rue_qp *qp)
 		return;
 	if (rue_rq_prod(qp, &prod))
 		resp->rq_cons = prod;
+	/* done reading the slots before the producer may reuse them */
 	smp_store_release(&resp->ring.hdr->cons, resp->rq_cons);
 }

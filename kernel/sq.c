@@ -25,6 +25,7 @@
 /* The producer index, or the tail when it cannot be believed. */
 static bool rue_sq_prod(struct rue_qp *qp, u32 *prod)
 {
+	/* pairs with the producer's release: the WQE before the index */
 	u32 p = smp_load_acquire(&qp->req.ring.hdr->prod);
 
 	if (unlikely(p - qp->req.tail > qp->req.ring.nslots))
@@ -226,6 +227,7 @@ static void rue_sq_complete(struct rue_qp *qp, struct rue_swqe *w, u8 status);
 static void rue_sq_pop(struct rue_qp *qp, struct rue_swqe *w, u8 status)
 {
 	qp->req.tail++;
+	/* done with the slot (w is our copy) before the producer reuses it */
 	smp_store_release(&qp->req.ring.hdr->cons, qp->req.tail);
 	rue_sq_complete(qp, w, status);
 	rue_swqe_release(qp, w);
@@ -319,5 +321,6 @@ void rue_sq_reset(struct rue_qp *qp)
 	req->cur_off = 0;
 	req->rd_atomic = 0;
 	req->bad_prod = false;
+	/* done with the slots before the producer reuses them */
 	smp_store_release(&req->ring.hdr->cons, req->tail);
 }

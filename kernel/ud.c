@@ -71,6 +71,15 @@ static struct sk_buff *rue_ud_pkt(struct rue_qp *qp, struct rue_swqe *w)
 	return skb;
 }
 
+/* Flow entropy per destination QP (annex A17.5.3: UDP source port). */
+static __be16 rue_ud_sport(struct rue_qp *qp, const struct rue_av *av, u32 rqpn)
+{
+	u32 lqpn = qp->ibqp.qp_num;
+	u32 fl = av->flow_label ?: rdma_calc_flow_label(lqpn, rqpn);
+
+	return cpu_to_be16(rdma_get_udp_sport(fl, lqpn, rqpn));
+}
+
 /**
  * rue_ud_tx() - send UD WQEs
  * @qp: a UD or GSI QP
@@ -103,10 +112,7 @@ int rue_ud_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 		if (!skb)
 			continue;	/* unreliable: a lost datagram */
 		av = w->av;
-		sport = cpu_to_be16(rdma_get_udp_sport(
-			av.flow_label ?: rdma_calc_flow_label(qp->ibqp.qp_num,
-							      w->sqe.remote_qpn),
-			qp->ibqp.qp_num, w->sqe.remote_qpn));
+		sport = rue_ud_sport(qp, &av, w->sqe.remote_qpn);
 		spin_unlock_bh(&req->lock);
 		rue_xmit(qp->rdev, &av, NULL, sport, htons(ROCE_V2_UDP_DPORT),
 			 skb, rue_tx_cb(skb)->pad);
@@ -141,7 +147,7 @@ static int rue_ud_place_grh(struct rue_qp *qp, struct rue_pkt *pkt,
  */
 void rue_ud_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
 {
-	const struct rue_deth *deth = RUE_PKT_HDR(pkt, deth, struct rue_deth);
+	const struct rue_deth *deth = rue_pkt_deth(pkt);
 	struct rue_resp *resp = &qp->resp;
 	struct rue_rqe_info *info = &resp->rqe_info;
 	u8 flags = RUE_CQE_F_GRH | (pkt->ipv6 ? 0 : RUE_CQE_F_IPV4);
@@ -176,7 +182,7 @@ void rue_ud_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
 
 	if (pkt->mask & RUE_OPM_IMM) {
 		flags |= RUE_CQE_F_IMM;
-		imm = (__force u32)RUE_PKT_HDR(pkt, imm, struct rue_immdt)->imm;
+		imm = (__force u32)rue_pkt_immdt(pkt)->imm;
 	}
 	rue_rq_complete(qp, info, status, RUE_WC_RECV,
 			RUE_GRH_BYTES + pkt->paylen, flags, imm,

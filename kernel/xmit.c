@@ -53,8 +53,10 @@ struct sk_buff *rue_xmit_alloc(struct rue_dev *rdev, unsigned int linear,
 	return skb;
 }
 
-/* Pad and room for the ICRC: at the tail, or in a small trailing fragment
- * when the payload is in page fragments. */
+/*
+ * Pad and room for the ICRC: at the tail, or in a small trailing fragment
+ * when the payload is in page fragments.
+ */
 static u8 *rue_xmit_trailer(struct sk_buff *skb, unsigned int pad)
 {
 	unsigned int len = pad + RUE_ICRC_BYTES;

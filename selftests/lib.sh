@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for rue's guest tests, in the spirit of kselftest's net/lib.sh:
+# TAP output, unique network namespaces cleaned up on exit, veth pairs,
+# rue links, the module installed from the build tree.
+#
+# A test script sources this file, calls tap_init, runs its cases with
+# run_test, and ends with tap_done.  Exit status: 0 all passed, 1 some
+# failed, 4 (ksft_skip) when the environment cannot run the test at all.
+
+ksft_skip=4
+
+RUE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RUE_BUILD=${RUE_BUILD:-$RUE_TOP/build}
+RUE_OUT=${RUE_OUT:-/tmp}
+# Load librue from the build tree unless a test installs it.
+export RDMAV_DRIVERS=${RDMAV_DRIVERS-$RUE_BUILD/userspace/provider/librue}
+
+_tap_n=0
+_tap_pass=0
+_tap_fail=0
+_tap_skip=0
+_tap_name=$(basename "$0" .sh)
+_cleanup=()
+
+tap_init() {
+	echo "TAP version 13"
+	trap _run_cleanup EXIT
+}
+
+tap_log() {
+	local line
+	while IFS= read -r line; do echo "# $line"; done <<<"$*"
+}
+
+tap_ok() {
+	_tap_n=$((_tap_n + 1)); _tap_pass=$((_tap_pass + 1))
+	echo "ok $_tap_n $_tap_name: $1"
+}
+
+tap_fail() {
+	_tap_n=$((_tap_n + 1)); _tap_fail=$((_tap_fail + 1))
+	echo "not ok $_tap_n $_tap_name: $1"
+	[ -n "${2:-}" ] && tap_log "$2"
+	return 0
+}
+
+tap_skip() {
+	_tap_n=$((_tap_n + 1)); _tap_skip=$((_tap_skip + 1))
+	echo "ok $_tap_n $_tap_name: $1 # SKIP ${2:-}"
+}
+
+# run_test NAME CMD...: run CMD (usually a shell function, in this shell,
+# so that what it sets up stays for later cases) with its output captured;
+# pass on status 0, skip on 4, fail otherwise (showing the output).
+run_test() {
+	local name=$1 out rc log
+	shift
+	log=$(mktemp)
+	"$@" >"$log" 2>&1
+	rc=$?
+	out=$(cat "$log")
+	rm -f "$log"
+	case $rc in
+	0) tap_ok "$name" ;;
+	"$ksft_skip") tap_skip "$name" "$(tail -n 1 <<<"$out")" ;;
+	*) tap_fail "$name" "exit $rc: $(tail -n 25 <<<"$out")" ;;
+	esac
+	return 0
+}
+
+tap_done() {
+	echo "1..$_tap_n"
+	echo "# $_tap_name: $_tap_pass passed, $_tap_fail failed, $_tap_skip skipped"
+	[ $_tap_fail -eq 0 ] && [ $_tap_n -gt 0 ] && exit 0
+	[ $_tap_fail -eq 0 ] && [ $_tap_skip -gt 0 ] && exit $ksft_skip
+	exit 1
+}
+
+# defer CMD...: run CMD at exit, last deferred first.
+defer() {
+	_cleanup+=("$*")
+}
+
+_run_cleanup() {
+	local i
+	for ((i = ${#_cleanup[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanup[$i]}" >/dev/null 2>&1
+	done
+	_cleanup=()
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		if ! command -v "$c" >/dev/null; then
+			echo "TAP version 13"
+			echo "1..0 # SKIP $c not installed"
+			exit $ksft_skip
+		fi
+	done
+}
+
+require_guest() {
+	if [ "$(id -u)" != 0 ] || [ -z "${RUE_GUEST:-}" ]; then
+		echo "TAP version 13"
+		echo "1..0 # SKIP needs root in a test guest (scripts/vm-run)"
+		exit $ksft_skip
+	fi
+}
+
+# Make rue.ko loadable with modprobe: the host indexed a module tree for
+# this kernel (Makefile, modroot); copy it into the guest's overlay.
+rue_install_module() {
+	local k m
+	k=$(uname -r)
+	m=$RUE_BUILD/kernel/$k/modroot/lib/modules/$k
+	if [ ! -e "$m/updates/rue.ko" ]; then
+		echo "rue.ko for $k is not built (make KVER=$k)"
+		return 1
+	fi
+	mkdir -p "/lib/modules/$k/updates" &&
+	cp "$m/updates/rue.ko" "/lib/modules/$k/updates/rue.ko" &&
+	cp "$m"/modules.* "/lib/modules/$k/" &&
+	modprobe ib_uverbs
+}
+
+rue_module_loaded() {
+	[ -d /sys/module/rue ]
+}
+
+# busywait TIMEOUT_MS CMD...: retry CMD until it succeeds.
+busywait() {
+	local timeout=$1 start
+	shift
+	start=$(date +%s%3N)
+	while true; do
+		"$@" && return 0
+		[ $(($(date +%s%3N) - start)) -ge "$timeout" ] && return 1
+		sleep 0.05
+	done
+}
+
+# setup_ns VAR...: create uniquely named namespaces, names stored in VAR.
+setup_ns() {
+	local v name
+	for v in "$@"; do
+		name="rue-$v-$$-$RANDOM"
+		ip netns add "$name" || return 1
+		ip -n "$name" link set lo up
+		defer "ip netns del $name"
+		eval "$v=$name"
+	done
+}
+
+# veth_pair NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a veth pair across two
+# namespaces, with IPv4 addresses (prefix /24) and up.
+veth_pair() {
+	local ns1=$1 d1=$2 a1=$3 ns2=$4 d2=$5 a2=$6
+	ip link add "$d1" netns "$ns1" type veth peer name "$d2" netns "$ns2" || return 1
+	ip -n "$ns1" addr add "$a1/24" dev "$d1" &&
+	ip -n "$ns2" addr add "$a2/24" dev "$d2" &&
+	ip -n "$ns1" link set "$d1" up &&
+	ip -n "$ns2" link set "$d2" up
+}
+
+# rue_link NS NAME NETDEV: "rdma link add" in a namespace, removed at exit.
+rue_link() {
+	ip netns exec "$1" rdma link add "$2" type rue netdev "$3" || return 1
+	defer "rdma link del $2"
+}
+
+rdma_dev_exists() {
+	[ -e "/sys/class/infiniband/$1" ]
+}
+
+# GID index of an IPv4 address on an RDMA device (RoCEv2 entries).
+gid_index_of() {
+	local dev=$1 ip=$2 f
+	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+		if [ "$(cat "$f" 2>/dev/null)" = "$(ipv4_gid "$ip")" ]; then
+			basename "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# The IPv4-mapped GID of an address, as sysfs prints it.
+ipv4_gid() {
+	local IFS=.
+	# shellcheck disable=SC2086
+	set -- $1
+	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
+
+# A counter from "rdma statistic show link DEV/1".
+rue_stat() {
+	rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -n 1
+}
