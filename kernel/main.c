@@ -7,6 +7,7 @@
 
 #include "device.h"
 #include "icrc.h"
+#include "loop.h"
 #include "net.h"
 #include "netlink.h"
 
@@ -17,9 +18,12 @@ static int __init rue_init(void)
 	err = rue_icrc_selftest();
 	if (err)
 		return err;
-	err = rue_net_init();
+	err = rue_loop_init();
 	if (err)
 		return err;
+	err = rue_net_init();
+	if (err)
+		goto err_loop;
 	err = rue_netlink_init();
 	if (err)
 		goto err_net;
@@ -35,6 +39,8 @@ err_netlink:
 	rue_netlink_exit();
 err_net:
 	rue_net_exit();
+err_loop:
+	rue_loop_exit();
 	return err;
 }
 
@@ -43,6 +49,7 @@ static void __exit rue_exit(void)
 	rue_dev_exit();
 	rue_netlink_exit();
 	rue_net_exit();
+	rue_loop_exit();
 	pr_info("rue unloaded\n");
 }
 

@@ -6,6 +6,7 @@
 #ifndef _RUE_PKT_H
 #define _RUE_PKT_H
 
+#include <linux/in6.h>
 #include <linux/skbuff.h>
 
 #include "roce.h"
@@ -22,7 +23,11 @@ struct rue_pkt {
 	u32 qpn;
 	u8 opcode;
 	u8 tos;				/* IP TOS or traffic class, ECN bits */
+	u8 hop_limit;
 	bool ipv6;
+	bool local;			/* delivered in memory (loop.c): no IP header */
+	struct in6_addr saddr;		/* IPv4 addresses IPv4-mapped */
+	struct in6_addr daddr;
 	bool ackreq;
 	bool se;
 	u32 paylen;			/* payload bytes, pad excluded */

@@ -24,8 +24,10 @@
 #include <net/addrconf.h>
 #include <net/dsfield.h>
 
+#include "ah.h"
 #include "device.h"
 #include "icrc.h"
+#include "loop.h"
 #include "pkt.h"
 #include "qp.h"
 #include "rc_req.h"
@@ -56,30 +58,46 @@ static struct rue_dev *rue_recv_dev(struct sk_buff *skb)
 	return rdev;
 }
 
+/* Addresses and TOS from the IP header of a packet off the wire. */
+static enum rue_stat rue_recv_ip(struct sk_buff *skb, struct rue_pkt *pkt)
+{
+	if (ip_hdr(skb)->version == 4) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		if (iph->ihl != 5)
+			return RUE_STAT_RX_DROP_HDR;
+		pkt->ipv6 = false;
+		pkt->tos = iph->tos;
+		pkt->hop_limit = iph->ttl;
+		ipv6_addr_set_v4mapped(iph->saddr, &pkt->saddr);
+		ipv6_addr_set_v4mapped(iph->daddr, &pkt->daddr);
+	} else {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		if (ip6h->nexthdr != IPPROTO_UDP)
+			return RUE_STAT_RX_DROP_HDR;
+		pkt->ipv6 = true;
+		pkt->tos = ipv6_get_dsfield(ip6h);
+		pkt->hop_limit = ip6h->hop_limit;
+		pkt->saddr = ip6h->saddr;
+		pkt->daddr = ip6h->daddr;
+	}
+	return RUE_NSTATS;
+}
+
 /*
- * Fill @pkt from the skb (data at the UDP header).
+ * Fill @pkt from the transport headers at @bth_off; @tail is what follows
+ * the payload and pad (the ICRC on the wire, nothing in memory).
  *
  * Return: RUE_NSTATS if the packet is well formed, else the counter that
  * says why not.
  */
-static enum rue_stat rue_recv_parse(struct sk_buff *skb, struct rue_pkt *pkt)
+static enum rue_stat rue_recv_parse(struct sk_buff *skb, struct rue_pkt *pkt,
+				    unsigned int bth_off, unsigned int trailer)
 {
-	const unsigned int bth_off = sizeof(struct udphdr);
 	const struct rue_opcode_info *op;
 	const struct rue_bth *bth;
 	unsigned int pad, tail;
-
-	if (ip_hdr(skb)->version == 4) {
-		if (ip_hdr(skb)->ihl != 5)
-			return RUE_STAT_RX_DROP_HDR;
-		pkt->ipv6 = false;
-		pkt->tos = ip_hdr(skb)->tos;
-	} else {
-		if (ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)
-			return RUE_STAT_RX_DROP_HDR;
-		pkt->ipv6 = true;
-		pkt->tos = ipv6_get_dsfield(ipv6_hdr(skb));
-	}
 
 	if (!pskb_may_pull(skb, bth_off + sizeof(struct rue_bth)))
 		return RUE_STAT_RX_DROP_HDR;
@@ -108,7 +126,7 @@ static enum rue_stat rue_recv_parse(struct sk_buff *skb, struct rue_pkt *pkt)
 
 	/* UDP length (the stack trimmed the skb to it) covers everything. */
 	pad = rue_bth_pad(bth);
-	tail = pad + RUE_ICRC_BYTES;
+	tail = pad + trailer;
 	if (skb->len < pkt->pay_off + tail)
 		return RUE_STAT_RX_DROP_HDR;
 	pkt->paylen = skb->len - pkt->pay_off - tail;
@@ -130,15 +148,11 @@ static bool rue_recv_icrc_ok(const struct rue_pkt *pkt)
 }
 
 /* An RC QP takes packets only from its peer (IBTA 9.6.1.5 for RoCE). */
-static bool rue_recv_from_peer(const struct rue_qp *qp, const struct sk_buff *skb)
+static bool rue_recv_from_peer(const struct rue_qp *qp,
+			       const struct rue_pkt *pkt)
 {
-	if (qp->av.network_type == RDMA_NETWORK_IPV4)
-		return ip_hdr(skb)->version == 4 &&
-		       ip_hdr(skb)->saddr == qp->av.daddr.s6_addr32[3] &&
-		       ip_hdr(skb)->daddr == qp->av.saddr.s6_addr32[3];
-	return ip_hdr(skb)->version == 6 &&
-	       ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &qp->av.daddr) &&
-	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &qp->av.saddr);
+	return ipv6_addr_equal(&pkt->saddr, &qp->av.daddr) &&
+	       ipv6_addr_equal(&pkt->daddr, &qp->av.saddr);
 }
 
 static void rue_recv_rc(struct rue_qp *qp, struct rue_pkt *pkt)
@@ -161,6 +175,7 @@ static void rue_recv_rc(struct rue_qp *qp, struct rue_pkt *pkt)
 		rue_qp_run(qp);
 }
 
+/* Hand a checked packet to its QP. */
 static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 {
 	struct rue_qp *qp;
@@ -178,7 +193,7 @@ static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 	if (pkt->mask & RUE_OPM_RC) {
 		if (qp->ibqp.qp_type != IB_QPT_RC)
 			rue_stat_inc(rdev, RUE_STAT_RX_DROP_OPCODE);
-		else if (!rue_recv_from_peer(qp, pkt->skb))
+		else if (!rue_recv_from_peer(qp, pkt))
 			rue_stat_inc(rdev, RUE_STAT_RX_DROP_QP);
 		else
 			rue_recv_rc(qp, pkt);
@@ -210,7 +225,10 @@ int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb)
 		goto free;
 	pkt.rdev = rdev;
 
-	bad = rue_recv_parse(skb, &pkt);
+	bad = rue_recv_ip(skb, &pkt);
+	if (bad == RUE_NSTATS)
+		bad = rue_recv_parse(skb, &pkt, sizeof(struct udphdr),
+				     RUE_ICRC_BYTES);
 	if (bad != RUE_NSTATS) {
 		rue_stat_inc(rdev, bad);
 		goto free;
@@ -225,4 +243,39 @@ int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb)
 free:
 	consume_skb(skb);
 	return 0;
+}
+
+/**
+ * rue_recv_local() - receive a packet delivered in memory (loop.c)
+ * @rdev: the destination device
+ * @skb: transport headers and payload, data at the BTH, no pad or ICRC
+ * @addr: the addresses and IP fields the packet would have carried
+ *
+ * The packet never left memory, so it has no IP header and no ICRC; the
+ * addresses come from the sender.  Runs with bottom halves disabled.
+ */
+void rue_recv_local(struct rue_dev *rdev, struct sk_buff *skb,
+		    const struct rue_loop_addr *addr)
+{
+	struct rue_pkt pkt = {
+		.rdev = rdev,
+		.local = true,
+		.ipv6 = addr->ipv6,
+		.tos = addr->tos,
+		.hop_limit = addr->hop_limit,
+		.saddr = addr->saddr,
+		.daddr = addr->daddr,
+	};
+	enum rue_stat bad;
+
+	bad = rue_recv_parse(skb, &pkt, 0, 0);
+	if (bad != RUE_NSTATS) {
+		rue_stat_inc(rdev, bad);
+		goto free;
+	}
+	rue_stat_inc(rdev, RUE_STAT_RX_PACKETS);
+	rue_stat_add(rdev, RUE_STAT_RX_BYTES, skb->len);
+	rue_recv_dispatch(rdev, &pkt);
+free:
+	consume_skb(skb);
 }

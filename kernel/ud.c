@@ -13,6 +13,9 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
 #include <rdma/ib_mad.h>
 
 #include "cq.h"
@@ -125,18 +128,56 @@ int rue_ud_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 	return n;
 }
 
-/* Put the GRH in front of the payload: IPv6 header, or IPv4 in the tail. */
+/*
+ * The GRH area: the IP header as received, or for a packet delivered in
+ * memory (which has none) one built from its addresses.
+ */
+static void rue_ud_grh(const struct rue_pkt *pkt, u8 *grh)
+{
+	u16 len = sizeof(struct udphdr) + pkt->op->hdr_len + pkt->paylen +
+		  RUE_ICRC_BYTES;
+
+	memset(grh, 0, RUE_GRH_BYTES);
+	if (pkt->ipv6) {
+		struct ipv6hdr *ip6h = (struct ipv6hdr *)grh;
+
+		if (!pkt->local) {
+			memcpy(grh, skb_network_header(pkt->skb), sizeof(*ip6h));
+			return;
+		}
+		ip6_flow_hdr(ip6h, pkt->tos, 0);
+		ip6h->payload_len = htons(len);
+		ip6h->nexthdr = IPPROTO_UDP;
+		ip6h->hop_limit = pkt->hop_limit;
+		ip6h->saddr = pkt->saddr;
+		ip6h->daddr = pkt->daddr;
+	} else {
+		struct iphdr *iph = (struct iphdr *)(grh + RUE_GRH_BYTES -
+						     sizeof(struct iphdr));
+
+		if (!pkt->local) {
+			memcpy(iph, skb_network_header(pkt->skb), sizeof(*iph));
+			return;
+		}
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->tos = pkt->tos;
+		iph->tot_len = htons(len + sizeof(*iph));
+		iph->ttl = pkt->hop_limit;
+		iph->protocol = IPPROTO_UDP;
+		iph->saddr = pkt->saddr.s6_addr32[3];
+		iph->daddr = pkt->daddr.s6_addr32[3];
+		iph->check = ip_fast_csum((u8 *)iph, iph->ihl);
+	}
+}
+
+/* Put the GRH in front of the payload (IBTA 11.4.1.2, annex A17.4.5.2). */
 static int rue_ud_place_grh(struct rue_qp *qp, struct rue_pkt *pkt,
 			    struct rue_ksge *sg, u32 nsge)
 {
-	u8 grh[RUE_GRH_BYTES] = {};
-	const void *nh = skb_network_header(pkt->skb);
+	u8 grh[RUE_GRH_BYTES];
 
-	if (pkt->ipv6)
-		memcpy(grh, nh, sizeof(struct ipv6hdr));
-	else
-		memcpy(grh + RUE_GRH_BYTES - sizeof(struct iphdr), nh,
-		       sizeof(struct iphdr));
+	rue_ud_grh(pkt, grh);
 	return rue_sgl_from_buf(sg, nsge, 0, grh, sizeof(grh));
 }
 

@@ -25,6 +25,7 @@
 #include "compat.h"
 #include "device.h"
 #include "icrc.h"
+#include "loop.h"
 #include "roce.h"
 #include "stats.h"
 #include "xmit.h"
@@ -199,6 +200,9 @@ static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av)
  * @skb: transport headers and payload, data at the BTH; consumed
  * @pad: pad bytes to append before the ICRC (the BTH says how many)
  *
+ * Called with bottom halves disabled.  A packet whose route is local goes
+ * to its device in memory (loop.c) instead.
+ *
  * Return: 0 when the stack took the packet, else a negative errno (the
  * packet was dropped and counted; reliable transports retransmit).
  */
@@ -207,17 +211,10 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 	     struct sk_buff *skb, unsigned int pad)
 {
 	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
-	unsigned int len;
+	unsigned int len = skb->len;
 	struct dst_entry *dst;
 	u8 *icrc;
 	int err;
-
-	icrc = rue_xmit_trailer(skb, pad);
-	if (unlikely(!icrc)) {
-		err = -ENOMEM;
-		goto drop;
-	}
-	len = skb->len;
 
 	rcu_read_lock();
 	/* Detached devices must not touch a namespace that may be dying. */
@@ -232,6 +229,20 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 		err = PTR_ERR(dst);
 		goto drop;
 	}
+	if (rue_loop_deliver(rdev, av, dst, skb)) {
+		dst_release(dst);
+		rcu_read_unlock();
+		goto sent;
+	}
+
+	icrc = rue_xmit_trailer(skb, pad);
+	if (unlikely(!icrc)) {
+		dst_release(dst);
+		rcu_read_unlock();
+		err = -ENOMEM;
+		goto drop;
+	}
+	len = skb->len;
 
 	rue_push_udp(skb, sport, dport);
 	if (v4)
@@ -253,6 +264,7 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
 		return err > 0 ? -ENOBUFS : err;
 	}
+sent:
 	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
 	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
 	return 0;
