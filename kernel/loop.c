@@ -28,6 +28,7 @@
 #include "ah.h"
 #include "device.h"
 #include "loop.h"
+#include "pkt.h"
 #include "recv.h"
 #include "stats.h"
 
@@ -114,6 +115,7 @@ bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,
 	struct rue_loop *lp = this_cpu_ptr(&rue_loops);
 	struct rue_loop_cb *cb;
 	struct rue_dev *target;
+	u8 nseg, last;
 
 	target = rue_loop_target(rdev, av, dst);
 	if (!target)
@@ -122,6 +124,9 @@ bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,
 		kfree_skb(skb);
 		return true;
 	}
+	/* read before the loop cb overwrites it: both live in skb->cb */
+	nseg = rue_tx_cb(skb)->nseg;
+	last = rue_tx_cb(skb)->last_opcode;
 	cb = rue_loop_cb(skb);
 	cb->rdev = target;
 	cb->addr.saddr = av->saddr;
@@ -129,6 +134,8 @@ bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,
 	cb->addr.tos = av->tclass;
 	cb->addr.hop_limit = av->hop_limit ?: 64;
 	cb->addr.ipv6 = av->network_type != RDMA_NETWORK_IPV4;
+	cb->addr.nseg = nseg;
+	cb->addr.last_opcode = last;
 	__skb_queue_tail(&lp->queue, skb);
 	if (!lp->busy)
 		rue_loop_drain(lp, RUE_LOOP_BUDGET);

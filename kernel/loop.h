@@ -19,6 +19,8 @@ struct rue_loop_addr {
 	u8 tos;
 	u8 hop_limit;
 	bool ipv6;
+	u8 nseg;			/* struct rue_tx_cb */
+	u8 last_opcode;
 };
 
 bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,

@@ -32,6 +32,12 @@ struct rue_pkt {
 	bool se;
 	u32 paylen;			/* payload bytes, pad excluded */
 	unsigned int pay_off;		/* payload offset from skb->data */
+	/*
+	 * Segments: PSNs psn .. psn + nseg - 1.  Packets on a wire have
+	 * one; a packet delivered in memory may stand for several
+	 * consecutive full-MTU packets of one message (loop.c).
+	 */
+	u32 nseg;
 };
 
 static inline const struct rue_bth *rue_pkt_bth(const struct rue_pkt *pkt)
@@ -78,12 +84,44 @@ static inline const struct rue_atmack *rue_pkt_atmack(const struct rue_pkt *pkt)
 /* Transmit side: what rue_xmit() needs that is not in the headers. */
 struct rue_tx_cb {
 	u8 pad;
+	/*
+	 * Multi-segment packets (nseg > 1) exist only for local delivery:
+	 * the headers are those of the first segment, last_opcode is the
+	 * last one's (a MIDDLE, or a LAST that carries no extension
+	 * header), every segment but the last has exactly one PMTU.
+	 */
+	u8 nseg;
+	u8 last_opcode;
 };
+
+/* Largest payload of a multi-segment packet: lent pages, or copied. */
+#define RUE_SEG_MAX_LEND	(64 * 1024)
+#define RUE_SEG_MAX_COPY	(8 * 1024)
 
 static inline struct rue_tx_cb *rue_tx_cb(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct rue_tx_cb) > sizeof(skb->cb));
 	return (struct rue_tx_cb *)skb->cb;
+}
+
+static inline void rue_tx_cb_init(struct sk_buff *skb, unsigned int pad)
+{
+	struct rue_tx_cb *cb = rue_tx_cb(skb);
+
+	cb->pad = pad;
+	cb->nseg = 1;
+	cb->last_opcode = 0;
+}
+
+/*
+ * Payload lengths a packet of @nseg segments may carry (IBTA 9.7.4.1.5:
+ * FIRST and MIDDLE packets carry exactly one PMTU, the LAST at most one).
+ */
+static inline bool rue_pkt_len_ok(u32 len, u32 nseg, u32 mtu, bool last)
+{
+	if (!last)
+		return len == nseg * mtu;
+	return len <= nseg * mtu && (nseg == 1 || len > (nseg - 1) * mtu);
 }
 
 /* Fill a BTH: opcode, SE, pad count, P_Key, destination QP, AckReq, PSN. */

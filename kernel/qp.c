@@ -207,18 +207,35 @@ void rue_qp_sq_error(struct rue_qp *qp)
 /* ------------------------------------------------------------------ */
 /* Transmit engine                                                     */
 
-/* Send what the requester or responder built, in order. */
+/*
+ * Send what the requester or responder built, in order.  Whether the
+ * peer turned out to be local decides whether multi-segment packets are
+ * built next (struct rue_tx_cb); if one met a route that is not local
+ * after all, the requester goes back and sends wire packets.
+ */
 void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list)
 {
 	struct sk_buff *skb;
+	bool resend = false;
+	int ret;
 
 	if (skb_queue_empty(list))
 		return;
 	local_bh_disable();
-	while ((skb = __skb_dequeue(list)))
-		rue_xmit(qp->rdev, &qp->av, &qp->dst_cache, qp->sport,
-			 htons(ROCE_V2_UDP_DPORT), skb, rue_tx_cb(skb)->pad);
+	while ((skb = __skb_dequeue(list))) {
+		ret = rue_xmit(qp->rdev, &qp->av, &qp->dst_cache, qp->sport,
+			       htons(ROCE_V2_UDP_DPORT), skb,
+			       rue_tx_cb(skb)->pad);
+		if (ret >= 0)
+			WRITE_ONCE(qp->loop, ret == RUE_XMIT_LOCAL);
+		if (ret == -EMSGSIZE) {
+			WRITE_ONCE(qp->loop, false);
+			resend = true;
+		}
+	}
 	local_bh_enable();
+	if (resend)
+		rue_req_resend(qp);
 }
 
 static int rue_qp_tx(struct rue_qp *qp, int budget)

@@ -158,6 +158,7 @@ struct rue_qp {
 	struct rue_av av;		/* RC: the peer */
 	struct dst_cache dst_cache;
 	__be16 sport;			/* UDP source port, per QP for ECMP */
+	bool loop;			/* the peer is local: multi-segment packets */
 	bool sq_sig_all;
 	u32 max_send_sge;
 	u32 max_recv_sge;

@@ -134,11 +134,50 @@ static struct sk_buff *rue_req_skb(struct rue_qp *qp, u8 opcode, u32 linear,
 	return skb;
 }
 
+/* The opcodes carrying IMM or IETH, which end a multi-segment packet. */
+static bool rue_last_has_ext(u8 op)
+{
+	return op == RUE_WR_RDMA_WRITE_WITH_IMM || op == RUE_WR_SEND_WITH_IMM ||
+	       op == RUE_WR_SEND_WITH_INV;
+}
+
+/*
+ * For a local peer: how much of the message from @off one packet of
+ * several segments carries, and how many segments that is (1: a plain
+ * packet).  Bounded by what an skb lends or copies, by the window, and,
+ * when the last packet carries IMM or IETH, that packet goes on its own.
+ */
+static u32 rue_req_batch(struct rue_qp *qp, struct rue_swqe *w, u32 off,
+			 u32 *nseg)
+{
+	u32 mtu = qp->mtu, left = w->sqe.length - off, max, len, room;
+
+	*nseg = 1;
+	if (left <= mtu || !READ_ONCE(qp->loop))
+		return min(mtu, left);
+	max = (w->sqe.flags & RUE_SQE_INLINE) ||
+	      !rue_sgl_can_lend(w->sg, w->num_sge, off, left) ?
+	      RUE_SEG_MAX_COPY : RUE_SEG_MAX_LEND;
+	room = RUE_WINDOW - rue_psn_diff(qp->req.psn, qp->req.una_psn);
+	max = min(max, room * mtu);
+	if (left > max) {
+		len = rounddown(max, mtu);
+	} else {
+		len = left;
+		if (rue_last_has_ext(w->sqe.opcode))
+			len = rounddown(left - 1, mtu);
+	}
+	if (len < 2 * mtu)
+		return min(mtu, left);
+	*nseg = DIV_ROUND_UP(len, mtu);
+	return len;
+}
+
 static struct sk_buff *rue_req_data_pkt(struct rue_qp *qp, struct rue_swqe *w,
-					u32 off, u32 len, bool ackreq)
+					u32 off, u32 len, u32 nseg, bool ackreq)
 {
 	bool first = off == 0, last = off + len == w->sqe.length;
-	u8 opcode = rue_data_opcode(w->sqe.opcode, first, last);
+	u8 opcode = rue_data_opcode(w->sqe.opcode, first, last && nseg == 1);
 	const struct rue_opcode_info *op = &rue_opcodes[opcode];
 	bool inl = w->sqe.flags & RUE_SQE_INLINE;
 	unsigned int pad = rue_pad(len);
@@ -179,7 +218,12 @@ again:
 		lend = false;
 		goto again;
 	}
-	rue_tx_cb(skb)->pad = pad;
+	rue_tx_cb_init(skb, pad);
+	if (nseg > 1) {
+		rue_tx_cb(skb)->nseg = nseg;
+		rue_tx_cb(skb)->last_opcode =
+			rue_data_opcode(w->sqe.opcode, false, last);
+	}
 	return skb;
 }
 
@@ -200,7 +244,7 @@ static struct sk_buff *rue_req_read_pkt(struct rue_qp *qp, struct rue_swqe *w)
 	reth->va = cpu_to_be64(w->sqe.remote_addr + w->read_done);
 	reth->rkey = cpu_to_be32((u32)w->sqe.rkey);
 	reth->len = cpu_to_be32(w->sqe.length - w->read_done);
-	rue_tx_cb(skb)->pad = 0;
+	rue_tx_cb_init(skb, 0);
 	return skb;
 }
 
@@ -222,7 +266,7 @@ static struct sk_buff *rue_req_atomic_pkt(struct rue_qp *qp, struct rue_swqe *w)
 	ae->rkey = cpu_to_be32((u32)w->sqe.rkey);
 	ae->swap_add = cpu_to_be64(cas ? w->sqe.swap : w->sqe.compare_add);
 	ae->compare = cpu_to_be64(cas ? w->sqe.compare_add : 0);
-	rue_tx_cb(skb)->pad = 0;
+	rue_tx_cb_init(skb, 0);
 	return skb;
 }
 
@@ -271,7 +315,7 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	struct rue_req *req = &qp->req;
 	struct rue_swqe *w = rue_swqe(qp, req->cur);
 	struct sk_buff *skb;
-	u32 len, max_rd;
+	u32 len, max_rd, nseg;
 	bool ackreq;
 
 	if (w->done) {
@@ -327,14 +371,14 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 		w->last_psn = rue_psn_add(req->psn,
 					  rue_npkts(w->sqe.length, qp->mtu) - 1);
 	}
-	len = min(qp->mtu, w->sqe.length - req->cur_off);
+	len = rue_req_batch(qp, w, req->cur_off, &nseg);
 	ackreq = rue_req_ackreq(qp, req->cur_off + len == w->sqe.length);
-	skb = rue_req_data_pkt(qp, w, req->cur_off, len, ackreq);
+	skb = rue_req_data_pkt(qp, w, req->cur_off, len, nseg, ackreq);
 	if (!skb)
 		return false;
+	req->psn = rue_psn_add(req->psn, nseg);
 	if (ackreq)
-		req->ackreq_psn = req->psn;
-	req->psn = rue_psn_add(req->psn, 1);
+		req->ackreq_psn = rue_psn_add(req->psn, -1);
 	req->cur_off += len;
 	if (req->cur_off >= w->sqe.length) {
 		req->cur++;
@@ -613,7 +657,8 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 
 	left = w->sqe.length - w->read_done;
 	if (first != !w->read_done || pkt->paylen > left ||
-	    (!last && pkt->paylen != qp->mtu) || (last && pkt->paylen != left)) {
+	    !rue_pkt_len_ok(pkt->paylen, pkt->nseg, qp->mtu, last) ||
+	    (last && pkt->paylen != left)) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
 		w->status = IB_WC_BAD_RESP_ERR;
 		w->done = 1;
@@ -627,7 +672,7 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 		return;
 	}
 	w->read_done += pkt->paylen;
-	req->una_psn = rue_psn_add(pkt->psn, 1);
+	req->una_psn = rue_psn_add(pkt->psn, pkt->nseg);
 	if (last) {
 		w->done = 1;
 		req->rd_atomic--;
@@ -746,6 +791,16 @@ static enum hrtimer_restart rue_req_rnr_expired(struct hrtimer *t)
 	spin_unlock_bh(&qp->req.lock);
 	rue_qp_kick(qp);
 	return HRTIMER_NORESTART;
+}
+
+/* A multi-segment packet met a route that is not local: go back. */
+void rue_req_resend(struct rue_qp *qp)
+{
+	spin_lock_bh(&qp->req.lock);
+	if (qp->req.una_psn != qp->req.psn)
+		rue_req_rewind(qp);
+	spin_unlock_bh(&qp->req.lock);
+	rue_qp_kick(qp);
 }
 
 void rue_req_init(struct rue_qp *qp)

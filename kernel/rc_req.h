@@ -16,5 +16,6 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error);
 void rue_req_init(struct rue_qp *qp);
 void rue_req_start(struct rue_qp *qp);
 void rue_req_stop(struct rue_qp *qp);
+void rue_req_resend(struct rue_qp *qp);
 
 #endif /* _RUE_RC_REQ_H */

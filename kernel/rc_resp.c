@@ -48,7 +48,7 @@ static struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear,
 		((struct rue_aeth *)(*hdr + op->aeth))->smsn =
 			cpu_to_be32((u32)syn << 24 |
 				    (qp->resp.msn & RUE_AETH_MSN_MASK));
-	rue_tx_cb(skb)->pad = pad;
+	rue_tx_cb_init(skb, pad);
 	return skb;
 }
 
@@ -206,6 +206,13 @@ static enum rue_resp_result rue_resp_send(struct rue_qp *qp, struct rue_pkt *pkt
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	}
 
+	if (!rue_pkt_len_ok(pkt->paylen, pkt->nseg, qp->mtu,
+			    pkt->mask & RUE_OPM_LAST)) {
+		rue_rq_complete(qp, info, IB_WC_REM_INV_REQ_ERR, RUE_WC_RECV, 0, 0,
+				0, 0, false);
+		rue_resp_end_send(qp);
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	}
 	if (pkt->paylen > info->len - resp->msg_off) {
 		rue_rq_complete(qp, info, IB_WC_LOC_LEN_ERR, RUE_WC_RECV, 0, 0, 0,
 				0, false);
@@ -329,7 +336,8 @@ static enum rue_resp_result rue_resp_write(struct rue_qp *qp, struct rue_pkt *pk
 	}
 
 	/* IBTA 9.7.4.1.5: all but the last packet carry exactly one PMTU. */
-	if (len > resp->write_left || (!last && len != qp->mtu) ||
+	if (len > resp->write_left ||
+	    !rue_pkt_len_ok(len, pkt->nseg, qp->mtu, last) ||
 	    (last && len != resp->write_left))
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 
@@ -451,6 +459,25 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 /* ------------------------------------------------------------------ */
 /* Duplicates                                                          */
 
+/*
+ * A multi-segment packet that starts before the expected PSN but reaches
+ * it (the requester went back to a point we had passed): keep only the
+ * new segments.  Every segment but the last holds one PMTU.
+ */
+static bool rue_resp_trim(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	u32 k = rue_psn_diff(qp->resp.epsn, pkt->psn);
+
+	if (pkt->nseg <= 1 || k >= pkt->nseg || pkt->paylen < k * qp->mtu)
+		return false;
+	pkt->pay_off += k * qp->mtu;
+	pkt->paylen -= k * qp->mtu;
+	pkt->psn = qp->resp.epsn;
+	pkt->nseg -= k;
+	pkt->mask &= ~(RUE_OPM_FIRST | RUE_OPM_RETH);
+	return true;
+}
+
 static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
 			 struct sk_buff_head *out)
 {
@@ -512,10 +539,11 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	}
 
 	d = rue_psn_diff(pkt->psn, resp->epsn);
-	if (d < 0) {
+	if (d < 0 && !rue_resp_trim(qp, pkt)) {
 		rue_resp_dup(qp, pkt, out);
 		goto out;
 	}
+	d = rue_psn_diff(pkt->psn, resp->epsn);
 	if (d > 0) {
 		/* A gap: NAK once, drop until the expected PSN comes. */
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_SEQ);
@@ -547,12 +575,12 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	if (pkt->mask & RUE_OPM_READ)
 		resp->epsn = rue_psn_add(rue_res_at(resp, head)->last_psn, 1);
 	else
-		resp->epsn = rue_psn_add(resp->epsn, 1);
+		resp->epsn = rue_psn_add(resp->epsn, pkt->nseg);
 	if (pkt->mask & RUE_OPM_LAST)
 		resp->msn++;
 	if (pkt->ackreq && !(pkt->mask & (RUE_OPM_READ | RUE_OPM_ATOMIC)))
 		rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
-			     pkt->psn, out);
+			     rue_psn_add(resp->epsn, -1), out);
 out:
 	queued = resp->res_out != resp->res_head || resp->ack_pending;
 	spin_unlock_bh(&resp->lock);
@@ -562,22 +590,46 @@ out:
 /* ------------------------------------------------------------------ */
 /* Answers                                                             */
 
+static u8 rue_read_resp_opcode(bool first, bool last)
+{
+	return first ? (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY :
+			       IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST) :
+		       (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST :
+			       IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE);
+}
+
+/* For a local peer, one packet may carry many segments (struct rue_tx_cb). */
+static u32 rue_resp_read_len(struct rue_qp *qp, struct rue_res *res,
+			     bool lend, u32 *nseg)
+{
+	u32 mtu = qp->mtu, left = res->length - res->sent, max;
+
+	*nseg = 1;
+	if (left <= mtu || !READ_ONCE(qp->loop))
+		return min(mtu, left);
+	max = lend ? RUE_SEG_MAX_LEND : RUE_SEG_MAX_COPY;
+	if (left > max)
+		left = rounddown(max, mtu);
+	*nseg = DIV_ROUND_UP(left, mtu);
+	return left;
+}
+
 static struct sk_buff *rue_resp_read_pkt(struct rue_qp *qp, struct rue_res *res)
 {
-	u32 len = min(qp->mtu, res->length - res->sent);
-	bool first = res->sent == 0, last = res->sent + len == res->length;
-	unsigned int pad = rue_pad(len);
 	struct rue_ksge sg = { .mr = res->mr, .addr = res->va, .length = res->length };
+	bool lend = res->mr && rue_mr_can_frag(res->mr);
+	bool first = res->sent == 0, last;
+	unsigned int pad;
 	struct sk_buff *skb;
-	bool lend;
+	u32 len, nseg;
 	u8 opcode;
 	u8 *hdr;
 
-	opcode = first ? (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY :
-				 IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST) :
-			 (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST :
-				 IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE);
-	lend = len > RUE_COPY_MAX && res->mr && rue_mr_can_frag(res->mr);
+	len = rue_resp_read_len(qp, res, lend, &nseg);
+	last = res->sent + len == res->length;
+	pad = rue_pad(len);
+	opcode = rue_read_resp_opcode(first, last && nseg == 1);
+	lend = lend && len > RUE_COPY_MAX;
 again:
 	skb = rue_resp_skb(qp, opcode, lend ? 0 : len,
 			   rue_psn_add(res->first_psn, res->sent / qp->mtu),
@@ -590,6 +642,10 @@ again:
 			return NULL;
 		lend = false;
 		goto again;
+	}
+	if (nseg > 1) {
+		rue_tx_cb(skb)->nseg = nseg;
+		rue_tx_cb(skb)->last_opcode = rue_read_resp_opcode(false, last);
 	}
 	res->sent += len;
 	return skb;

@@ -86,14 +86,15 @@ static enum rue_stat rue_recv_ip(struct sk_buff *skb, struct rue_pkt *pkt)
 }
 
 /*
- * Fill @pkt from the transport headers at @bth_off; @tail is what follows
- * the payload and pad (the ICRC on the wire, nothing in memory).
+ * Fill @pkt from the transport headers at @bth_off; @trailer is what
+ * follows the payload: pad and ICRC on the wire, nothing (-1) for a packet
+ * delivered in memory, which is never padded.
  *
  * Return: RUE_NSTATS if the packet is well formed, else the counter that
  * says why not.
  */
 static enum rue_stat rue_recv_parse(struct sk_buff *skb, struct rue_pkt *pkt,
-				    unsigned int bth_off, unsigned int trailer)
+				    unsigned int bth_off, int trailer)
 {
 	const struct rue_opcode_info *op;
 	const struct rue_bth *bth;
@@ -123,10 +124,11 @@ static enum rue_stat rue_recv_parse(struct sk_buff *skb, struct rue_pkt *pkt,
 	pkt->ackreq = be32_to_cpu(bth->apsn) & RUE_BTH_ACKREQ;
 	pkt->se = bth->flags & RUE_BTH_SE;
 	pkt->pay_off = bth_off + op->hdr_len;
+	pkt->nseg = 1;
 
 	/* UDP length (the stack trimmed the skb to it) covers everything. */
-	pad = rue_bth_pad(bth);
-	tail = pad + trailer;
+	pad = trailer < 0 ? 0 : rue_bth_pad(bth);
+	tail = trailer < 0 ? 0 : pad + trailer;
 	if (skb->len < pkt->pay_off + tail)
 		return RUE_STAT_RX_DROP_HDR;
 	pkt->paylen = skb->len - pkt->pay_off - tail;
@@ -245,6 +247,27 @@ free:
 	return 0;
 }
 
+/*
+ * A multi-segment packet (struct rue_tx_cb): the first segment's headers,
+ * the last segment's LAST-ness.  Only the data opcodes of one operation
+ * qualify, and the last segment carries no extension header of its own.
+ */
+static enum rue_stat rue_recv_segments(struct rue_pkt *pkt,
+				       const struct rue_loop_addr *addr)
+{
+	const u32 kind = RUE_OPM_SEND | RUE_OPM_WRITE | RUE_OPM_READ;
+	u32 last = rue_opcodes[addr->last_opcode].mask;
+
+	if (!(pkt->mask & RUE_OPM_PAYLOAD) || (pkt->mask & RUE_OPM_LAST) ||
+	    (last & (RUE_OPM_FIRST | RUE_OPM_IMM | RUE_OPM_IETH)) ||
+	    !(last & (RUE_OPM_MIDDLE | RUE_OPM_LAST)) ||
+	    (last & kind) != (pkt->mask & kind) || !(last & RUE_OPM_PAYLOAD))
+		return RUE_STAT_RX_DROP_HDR;
+	pkt->nseg = addr->nseg;
+	pkt->mask |= last & (RUE_OPM_LAST | RUE_OPM_COMP);
+	return RUE_NSTATS;
+}
+
 /**
  * rue_recv_local() - receive a packet delivered in memory (loop.c)
  * @rdev: the destination device
@@ -268,7 +291,9 @@ void rue_recv_local(struct rue_dev *rdev, struct sk_buff *skb,
 	};
 	enum rue_stat bad;
 
-	bad = rue_recv_parse(skb, &pkt, 0, 0);
+	bad = rue_recv_parse(skb, &pkt, 0, -1);
+	if (bad == RUE_NSTATS && addr->nseg > 1)
+		bad = rue_recv_segments(&pkt, addr);
 	if (bad != RUE_NSTATS) {
 		rue_stat_inc(rdev, bad);
 		goto free;

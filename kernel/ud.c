@@ -70,7 +70,7 @@ static struct sk_buff *rue_ud_pkt(struct rue_qp *qp, struct rue_swqe *w)
 		kfree_skb(skb);
 		return NULL;
 	}
-	rue_tx_cb(skb)->pad = pad;
+	rue_tx_cb_init(skb, pad);
 	return skb;
 }
 

@@ -26,6 +26,7 @@
 #include "device.h"
 #include "icrc.h"
 #include "loop.h"
+#include "pkt.h"
 #include "roce.h"
 #include "stats.h"
 #include "xmit.h"
@@ -203,8 +204,10 @@ static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av)
  * Called with bottom halves disabled.  A packet whose route is local goes
  * to its device in memory (loop.c) instead.
  *
- * Return: 0 when the stack took the packet, else a negative errno (the
- * packet was dropped and counted; reliable transports retransmit).
+ * Return: RUE_XMIT_LOCAL or RUE_XMIT_WIRE when the packet went out, else a
+ * negative errno (the packet was dropped and counted; reliable transports
+ * retransmit).  A multi-segment packet whose route turned out not to be
+ * local is dropped with -EMSGSIZE: the caller stops building them.
  */
 int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 	     struct dst_cache *dc, __be16 sport, __be16 dport,
@@ -212,6 +215,7 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 {
 	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
 	unsigned int len = skb->len;
+	int ret = RUE_XMIT_WIRE;
 	struct dst_entry *dst;
 	u8 *icrc;
 	int err;
@@ -232,7 +236,14 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 	if (rue_loop_deliver(rdev, av, dst, skb)) {
 		dst_release(dst);
 		rcu_read_unlock();
+		ret = RUE_XMIT_LOCAL;
 		goto sent;
+	}
+	if (unlikely(rue_tx_cb(skb)->nseg > 1)) {
+		dst_release(dst);
+		rcu_read_unlock();
+		err = -EMSGSIZE;
+		goto drop;
 	}
 
 	icrc = rue_xmit_trailer(skb, pad);
@@ -267,7 +278,7 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 sent:
 	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
 	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
-	return 0;
+	return ret;
 
 drop:
 	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);

@@ -15,6 +15,11 @@ struct rue_dev;
 /* Payloads up to this many bytes are copied; larger ones lend pages. */
 #define RUE_COPY_MAX 256
 
+enum {
+	RUE_XMIT_WIRE,		/* handed to the IP stack */
+	RUE_XMIT_LOCAL,		/* delivered in memory (loop.c) */
+};
+
 struct sk_buff *rue_xmit_alloc(struct rue_dev *rdev, unsigned int linear,
 			       gfp_t gfp);
 int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
