@@ -302,5 +302,6 @@ void rue_recv_local(struct rue_dev *rdev, struct sk_buff *skb,
 	rue_stat_add(rdev, RUE_STAT_RX_BYTES, skb->len);
 	rue_recv_dispatch(rdev, &pkt);
 free:
-	consume_skb(skb);
+	/* back to the per-CPU skb cache rue_xmit_alloc() takes from */
+	napi_consume_skb(skb, 1);
 }

@@ -34,6 +34,31 @@
 #define RUE_HEADROOM (sizeof(struct ipv6hdr) + sizeof(struct udphdr))
 #define RUE_TRAILER (3 + RUE_ICRC_BYTES)	/* pad and ICRC */
 
+/* Heads up to this size come from the per-CPU page fragment cache. */
+#define RUE_FRAG_HEAD_MAX 2048
+
+/*
+ * With bottom halves disabled (which is how the transmit paths run), the
+ * skb comes from the per-CPU caches drivers use in NAPI polling: a
+ * recycled sk_buff and a page fragment for the head, neither of which is
+ * a slab allocation that init_on_alloc would clear every time.
+ */
+static struct sk_buff *rue_xmit_alloc_frag(unsigned int size)
+{
+	unsigned int truesize = SKB_DATA_ALIGN(size) +
+				SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb;
+	void *data;
+
+	data = napi_alloc_frag(truesize);
+	if (unlikely(!data))
+		return NULL;
+	skb = napi_build_skb(data, truesize);
+	if (unlikely(!skb))
+		skb_free_frag(data);
+	return skb;
+}
+
 /**
  * rue_xmit_alloc() - allocate a packet for the transport to fill
  * @rdev: the device
@@ -46,9 +71,13 @@ struct sk_buff *rue_xmit_alloc(struct rue_dev *rdev, unsigned int linear,
 			       gfp_t gfp)
 {
 	unsigned int head = LL_RESERVED_SPACE(rdev->ndev) + RUE_HEADROOM;
-	struct sk_buff *skb;
+	unsigned int size = head + linear + RUE_TRAILER;
+	struct sk_buff *skb = NULL;
 
-	skb = alloc_skb(head + linear + RUE_TRAILER, gfp);
+	if (in_softirq() && size <= RUE_FRAG_HEAD_MAX)
+		skb = rue_xmit_alloc_frag(size);
+	if (!skb)
+		skb = alloc_skb(size, gfp);
 	if (unlikely(!skb))
 		return NULL;
 	skb_reserve(skb, head);
