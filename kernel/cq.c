@@ -23,6 +23,29 @@
 #include "cq.h"
 #include "verbs.h"
 
+/*
+ * Producers run with bottom halves disabled (under a QP lock taken with
+ * spin_lock_bh()).  A kernel CQ may also be polled from any context, hard
+ * interrupts included, so its lock saves interrupts; a user CQ is only
+ * touched by producers and, for resize, by process context with bottom
+ * halves off, so a plain spinlock does.
+ */
+static void rue_cq_lock(struct rue_cq *cq, unsigned long *flags)
+{
+	if (cq->user)
+		spin_lock(&cq->lock);
+	else
+		spin_lock_irqsave(&cq->lock, *flags);
+}
+
+static void rue_cq_unlock(struct rue_cq *cq, unsigned long flags)
+{
+	if (cq->user)
+		spin_unlock(&cq->lock);
+	else
+		spin_unlock_irqrestore(&cq->lock, flags);
+}
+
 /**
  * rue_cq_post() - add a completion
  * @cq: the CQ
@@ -42,10 +65,10 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 		bool *notify)
 {
 	struct rue_ring_hdr *hdr = cq->ring.hdr;
-	unsigned long irqflags;
+	unsigned long irqflags = 0;
 	u32 cons, flags;
 
-	spin_lock_irqsave(&cq->lock, irqflags);
+	rue_cq_lock(cq, &irqflags);
 	cons = cq->user ? READ_ONCE(hdr->cons) : cq->cons;
 	/* A user consumer index we cannot believe counts as full. */
 	if (cq->overflowed || cq->prod - cons >= cq->ring.nslots) {
@@ -53,7 +76,7 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 
 		cq->overflowed = true;
 		WRITE_ONCE(hdr->flags, READ_ONCE(hdr->flags) | RUE_CQ_F_OVERFLOW);
-		spin_unlock_irqrestore(&cq->lock, irqflags);
+		rue_cq_unlock(cq, irqflags);
 		if (first && cq->ibcq.event_handler) {
 			struct ib_event ev = {
 				.device = cq->ibcq.device,
@@ -84,7 +107,7 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 		if (cmpxchg(&hdr->flags, flags, flags & ~clear) == flags)
 			*notify = true;
 	}
-	spin_unlock_irqrestore(&cq->lock, irqflags);
+	rue_cq_unlock(cq, irqflags);
 	return 0;
 }
 
@@ -209,7 +232,7 @@ static int rue_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
 	struct rue_cq *cq = to_rue_cq(ibcq);
 	struct rue_ring ring, old;
-	unsigned long irqflags;
+	unsigned long irqflags = 0;
 	u32 cons, n, i;
 	int err;
 
@@ -219,11 +242,13 @@ static int rue_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	if (err)
 		return err;
 
-	spin_lock_irqsave(&cq->lock, irqflags);
+	local_bh_disable();
+	rue_cq_lock(cq, &irqflags);
 	cons = cq->user ? READ_ONCE(cq->ring.hdr->cons) : cq->cons;
 	n = cq->prod - cons;
 	if (n > cq->ring.nslots || n > ring.nslots) {
-		spin_unlock_irqrestore(&cq->lock, irqflags);
+		rue_cq_unlock(cq, irqflags);
+		local_bh_enable();
 		rue_ring_free(&ring);
 		return -EINVAL;
 	}
@@ -236,7 +261,8 @@ static int rue_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	cq->ring = ring;
 	cq->prod = n;
 	cq->cons = 0;
-	spin_unlock_irqrestore(&cq->lock, irqflags);
+	rue_cq_unlock(cq, irqflags);
+	local_bh_enable();
 
 	if (udata) {
 		err = rue_cq_setup_user(cq, udata, &cq->ring, true);
@@ -315,15 +341,17 @@ static int rue_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	struct rue_cq *cq = to_rue_cq(ibcq);
 	u32 want = (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED ?
 		   RUE_CQ_F_NOTIFY_SOLICITED : RUE_CQ_F_NOTIFY_NEXT;
-	unsigned long irqflags;
+	unsigned long irqflags = 0;
 	int ret = 0;
 
-	spin_lock_irqsave(&cq->lock, irqflags);
+	local_bh_disable();
+	rue_cq_lock(cq, &irqflags);
 	WRITE_ONCE(cq->ring.hdr->flags, READ_ONCE(cq->ring.hdr->flags) | want);
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && !cq->user &&
 	    cq->cons != cq->prod)
 		ret = 1;
-	spin_unlock_irqrestore(&cq->lock, irqflags);
+	rue_cq_unlock(cq, irqflags);
+	local_bh_enable();
 	return ret;
 }
 

@@ -246,7 +246,14 @@ static int rue_qp_tx(struct rue_qp *qp, int budget)
 
 	__skb_queue_head_init(&out);
 	if (qp->ibqp.qp_type == IB_QPT_RC) {
-		n = rue_resp_tx(qp, budget, &out);
+		/*
+		 * Unlocked peek: whoever queues responder output runs the
+		 * engine afterwards (RUE_TX_PENDING orders it after the queue).
+		 */
+		n = 0;
+		if (READ_ONCE(qp->resp.res_out) != READ_ONCE(qp->resp.res_head) ||
+		    READ_ONCE(qp->resp.ack_pending))
+			n = rue_resp_tx(qp, budget, &out);
 		n += rue_req_tx(qp, budget - n, &out, &error);
 		rue_qp_send_list(qp, &out);
 	} else {

@@ -70,6 +70,7 @@ struct rue_req {
 	bool bad_prod;			/* the ring's producer index lied */
 	u32 nak_psn;			/* una_psn of the last implied NAK */
 	struct hrtimer rto_timer;	/* retransmission (IBTA 9.7.6.1.3) */
+	ktime_t rto_deadline;
 	struct hrtimer rnr_timer;
 };
 

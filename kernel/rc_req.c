@@ -65,19 +65,27 @@ static u32 rue_npkts(u32 len, u32 mtu)
 /* ------------------------------------------------------------------ */
 /* Timers                                                              */
 
+/*
+ * The retransmission timer.  Restarting an hrtimer on every ACK costs more
+ * than the rest of the ACK, so the deadline moves instead, and the timer,
+ * when it fires early, goes back to sleep until the deadline (and ignores
+ * an idle QP).
+ */
 static void rue_req_arm_rto(struct rue_qp *qp, bool restart)
 {
+	struct rue_req *req = &qp->req;
 	u8 t = qp->attr.timeout;
 
 	/* Timeout 0 means infinite (IBTA 9.7.6.1.3). */
-	if (!t || qp->req.una_psn == qp->req.psn) {
-		hrtimer_try_to_cancel(&qp->req.rto_timer);
+	if (!t || req->una_psn == req->psn)
 		return;
-	}
-	if (!restart && hrtimer_active(&qp->req.rto_timer))
+	if (!restart && hrtimer_active(&req->rto_timer))
 		return;
-	hrtimer_start(&qp->req.rto_timer, ns_to_ktime(4096ULL << min_t(u8, t, 31)),
-		      HRTIMER_MODE_REL_SOFT);
+	req->rto_deadline = ktime_add_ns(ktime_get(),
+					 4096ULL << min_t(u8, t, 31));
+	if (!hrtimer_active(&req->rto_timer))
+		hrtimer_start(&req->rto_timer, req->rto_deadline,
+			      HRTIMER_MODE_ABS_SOFT);
 }
 
 /* IBTA table 45: RNR NAK timer field to microseconds. */
@@ -754,9 +762,16 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 {
 	struct rue_qp *qp = container_of(t, struct rue_qp, req.rto_timer);
 	struct rue_req *req = &qp->req;
-	bool error = false;
+	bool error = false, rewound = false;
 
 	spin_lock_bh(&req->lock);
+	if (req->una_psn != req->psn && qp->state != IB_QPS_ERR &&
+	    ktime_before(ktime_get(), req->rto_deadline)) {
+		/* Progress since it was armed: sleep until the new deadline. */
+		hrtimer_set_expires(t, req->rto_deadline);
+		spin_unlock_bh(&req->lock);
+		return HRTIMER_RESTART;
+	}
 	if ((qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
 	    req->una_psn != req->psn && !req->rnr_wait) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RTO_TIMEOUTS);
@@ -767,6 +782,7 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 		} else {
 			req->retry_left--;
 			rue_req_rewind(qp);
+			rewound = true;
 		}
 	}
 	spin_unlock_bh(&req->lock);
@@ -774,7 +790,7 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 	rue_qp_notify(qp);
 	if (error)
 		rue_qp_error(qp);
-	else
+	else if (rewound)
 		rue_qp_kick(qp);
 	return HRTIMER_NORESTART;
 }
@@ -805,7 +821,7 @@ void rue_req_resend(struct rue_qp *qp)
 
 void rue_req_init(struct rue_qp *qp)
 {
-	hrtimer_init(&qp->req.rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	hrtimer_init(&qp->req.rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	qp->req.rto_timer.function = rue_req_rto;
 	hrtimer_init(&qp->req.rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->req.rnr_timer.function = rue_req_rnr_expired;
