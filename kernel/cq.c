@@ -118,6 +118,9 @@ void rue_cq_notify(struct rue_cq *cq)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
+static_assert(RUE_RING_DATA_OFFSET + (size_t)RUE_MAX_CQE * sizeof(struct rue_cqe) <=
+	      RUE_RING_MAX_BYTES);
+
 static u32 rue_cq_slots(int cqe)
 {
 	return roundup_pow_of_two(max(cqe, 1));

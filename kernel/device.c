@@ -452,8 +452,13 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	rdev->stats = alloc_percpu(struct rue_stats);
-	rdev->wq = alloc_workqueue("rue_%s", WQ_HIGHPRI | WQ_UNBOUND |
-				   WQ_MEM_RECLAIM, 0, name);
+	/*
+	 * Per-CPU: transmit work continues on the CPU that queued it, so a
+	 * QP's packets enter a veth peer's backlog on one CPU and stay in
+	 * order (another CPU's backlog may be drained first).
+	 */
+	rdev->wq = alloc_workqueue("rue_%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
+				   name);
 	if (!rdev->stats || !rdev->wq) {
 		err = -ENOMEM;
 		goto err_dealloc;

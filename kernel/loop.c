@@ -56,14 +56,15 @@ static struct rue_loop_cb *rue_loop_cb(struct sk_buff *skb)
 
 static void rue_loop_drain(struct rue_loop *lp, int budget)
 {
-	struct rue_loop_cb *cb;
+	struct rue_dev *rdev;
 	struct sk_buff *skb;
 
 	lp->busy = true;
 	while (budget-- > 0 && (skb = __skb_dequeue(&lp->queue))) {
-		cb = rue_loop_cb(skb);
-		rue_recv_local(cb->rdev, skb, &cb->addr);
-		ib_device_put(&cb->rdev->ibdev);
+		/* rue_recv_local() frees the skb, and its cb with it */
+		rdev = rue_loop_cb(skb)->rdev;
+		rue_recv_local(rdev, skb, &rue_loop_cb(skb)->addr);
+		ib_device_put(&rdev->ibdev);
 	}
 	lp->busy = false;
 	if (!skb_queue_empty(&lp->queue))

@@ -621,6 +621,9 @@ static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 			break;
 		if (syn == RUE_AETH_NAK_PSN_SEQ) {
 			rue_stat_inc(qp->rdev, RUE_STAT_SEQ_NAK_RCVD);
+			/* behind an RNR NAK: the retry comes anyway */
+			if (req->rnr_wait && pkt->psn == req->una_psn)
+				break;
 			if (!req->retry_left) {
 				rue_stat_inc(qp->rdev, RUE_STAT_RETRY_EXCEEDED);
 				rue_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
@@ -663,8 +666,13 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 		return;
 	}
 
+	/*
+	 * A READ asked again for its remainder (rue_req_read_pkt()) is
+	 * answered from a First or Only response at the restart point; a
+	 * Middle or Last needs an earlier First.
+	 */
 	left = w->sqe.length - w->read_done;
-	if (first != !w->read_done || pkt->paylen > left ||
+	if ((!first && !w->read_done) || pkt->paylen > left ||
 	    !rue_pkt_len_ok(pkt->paylen, pkt->nseg, qp->mtu, last) ||
 	    (last && pkt->paylen != left)) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);

@@ -81,10 +81,17 @@ static void rue_resp_ack(struct rue_qp *qp, u8 syn, u32 psn,
 static void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn,
 			 struct sk_buff_head *out)
 {
-	if (syn == RUE_AETH_NAK_PSN_SEQ)
+	if (syn == RUE_AETH_NAK_PSN_SEQ) {
 		rue_stat_inc(qp->rdev, RUE_STAT_SEQ_NAK_SENT);
-	else if ((syn & RUE_AETH_TYPE_MASK) == RUE_AETH_RNR_NAK)
+	} else if ((syn & RUE_AETH_TYPE_MASK) == RUE_AETH_RNR_NAK) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RNR_NAK_SENT);
+		/*
+		 * The requester retries from this PSN after its RNR timer:
+		 * what follows is dropped without sequence NAKs, which it
+		 * would take for transport errors (IBTA 9.7.5.2.8).
+		 */
+		qp->resp.nak_sent = true;
+	}
 	else
 		rue_stat_inc(qp->rdev, RUE_STAT_ERR_NAK_SENT);
 	rue_resp_ack(qp, syn, psn, out);
@@ -151,6 +158,8 @@ static struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
 	}
 	return NULL;
 }
+
+static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out);
 
 /* ------------------------------------------------------------------ */
 /* Executing requests                                                  */
@@ -581,6 +590,13 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	if (pkt->ackreq && !(pkt->mask & (RUE_OPM_READ | RUE_OPM_ATOMIC)))
 		rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
 			     rue_psn_add(resp->epsn, -1), out);
+	/*
+	 * Answer a READ or atomic right away when nothing is queued ahead
+	 * of it: an atomic ACK, or the first response packet; the transmit
+	 * engine sends the rest of a long READ.
+	 */
+	if (resp->res_out == head && head != resp->res_head)
+		rue_resp_out(qp, 1, out);
 out:
 	queued = resp->res_out != resp->res_head || resp->ack_pending;
 	spin_unlock_bh(&resp->lock);
@@ -676,11 +692,21 @@ static struct sk_buff *rue_resp_atomic_pkt(struct rue_qp *qp, struct rue_res *re
  */
 int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out)
 {
+	int n;
+
+	spin_lock_bh(&qp->resp.lock);
+	n = rue_resp_out(qp, budget, out);
+	spin_unlock_bh(&qp->resp.lock);
+	return n;
+}
+
+/* Build queued answers and the ACK behind them; resp.lock held. */
+static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out)
+{
 	struct rue_resp *resp = &qp->resp;
 	struct sk_buff *skb;
 	int n = 0;
 
-	spin_lock_bh(&resp->lock);
 	while (n < budget && resp->res_out != resp->res_head &&
 	       qp->state != IB_QPS_ERR) {
 		struct rue_res *res = rue_res_at(resp, resp->res_out);
@@ -703,7 +729,6 @@ int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out)
 		rue_resp_ack_now(qp, resp->ack_syn, resp->ack_psn, out);
 		n++;
 	}
-	spin_unlock_bh(&resp->lock);
 	return n;
 }
 

@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The verbs data path, systematically: rue_verbs_test (userspace/tests), a
+# GoogleTest program, connects RC and UD queue pairs between two rue
+# devices over a veth pair (IPv4 and IPv6 GIDs) and on one device
+# (loopback), and checks every operation, scatter/gather, inline data,
+# signaling, fences, atomics, error paths, bad arguments, CQ events and
+# QP attributes.  Its TAP is passed through, renumbered into this
+# suite's; a last case checks that every QP and MR the kernel created was
+# released.
+#
+#   ns A: a0 10.5.0.1 fd00:5::1 (rue rva) <--veth--> b0 10.5.0.2 fd00:5::2 (rue rvb) :ns B
+#
+# Arguments go to the test program (e.g. --gtest_filter=*Atomic*).  The
+# program is $RUE_VERBS_TEST, else userspace/tests/rue_verbs_test under
+# $RUE_BUILD (default: build/).
+caller_build=${RUE_BUILD:-}
+source "$(dirname "$0")/lib.sh"
+
+require_guest
+require_cmd rdma ip timeout
+
+find_test_program() {
+	if [ -n "${RUE_VERBS_TEST:-}" ]; then
+		echo "$RUE_VERBS_TEST"
+	else
+		echo "${caller_build:-$RUE_TOP/build}/userspace/tests/rue_verbs_test"
+	fi
+}
+
+prog=$(find_test_program)
+if [ -z "$prog" ] || [ ! -x "$prog" ]; then
+	echo "TAP version 13"
+	echo "1..0 # SKIP rue_verbs_test is not built (cmake --build build/userspace --target rue_verbs_test)"
+	exit $ksft_skip
+fi
+
+has_gid() {
+	grep -qx "$2" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
+}
+
+# Dynamic debug of QPs and MRs prints "created"/"destroyed" for every QP
+# and MR: the leak oracle of the last case.
+kmsg_log=$RUE_OUT/rue_verbs.kmsg
+dyndbg() {
+	local ctl=/proc/dynamic_debug/control
+	if [ ! -w $ctl ]; then
+		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+		ctl=/sys/kernel/debug/dynamic_debug/control
+	fi
+	[ -w $ctl ] && echo "$1" >$ctl
+}
+
+t_setup() {
+	rue_install_module && modprobe rue || return 1
+	if rdma system show 2>/dev/null | grep -q 'netns exclusive'; then
+		echo "RDMA netns mode is exclusive; the test needs shared"
+		return $ksft_skip
+	fi
+	setup_ns A B && veth_pair "$A" a0 10.5.0.1 "$B" b0 10.5.0.2 || return 1
+	ip -n "$A" addr add fd00:5::1/64 dev a0 nodad &&
+	ip -n "$B" addr add fd00:5::2/64 dev b0 nodad || return 1
+	rue_link "$A" rva a0 && rue_link "$B" rvb b0 || return 1
+	busywait 5000 has_gid rva "$(ipv4_gid 10.5.0.1)" &&
+	busywait 5000 has_gid rvb "$(ipv4_gid 10.5.0.2)" &&
+	busywait 5000 has_gid rva fd00:0005:0000:0000:0000:0000:0000:0001 &&
+	busywait 5000 has_gid rvb fd00:0005:0000:0000:0000:0000:0000:0002 ||
+		{ echo "GIDs did not appear"; return 1; }
+	# Neighbours resolved before the first connection needs them.
+	ip netns exec "$A" ping -c 1 -W 2 10.5.0.2 >/dev/null
+	ip netns exec "$A" ping -c 1 -W 2 fd00:5::2 >/dev/null
+	ip netns exec "$B" ping -c 1 -W 2 10.5.0.1 >/dev/null
+	ip netns exec "$B" ping -c 1 -W 2 fd00:5::1 >/dev/null
+	# rue_dbg_qp() is an inline of qp.h: its call sites are qp.h's.
+	if { dyndbg "module rue file qp.h +p" || dyndbg "module rue file qp.c +p"; } &&
+	   dyndbg "module rue file mr.c +p"; then
+		dmesg -w --notime >"$kmsg_log" 2>/dev/null &
+		kmsg_pid=$!
+		defer "kill $kmsg_pid"
+	fi
+	return 0
+}
+
+# Run the program, its TAP lines renumbered into ours.
+run_program() {
+	local line rc="" plan=0 fd
+	tap_log "program: $prog"
+	exec {fd}< <(timeout -k 10 "${RUE_VERBS_TIMEOUT:-600}" "$prog" --tap \
+			--dev-a=rva --dev-b=rvb --ip4-a=10.5.0.1 --ip4-b=10.5.0.2 \
+			--ip6-a=fd00:5::1 --ip6-b=fd00:5::2 "$@" 2>&1
+		     echo "__rue_verbs_exit $?")
+	while IFS= read -r line <&$fd; do
+		case "$line" in
+		"TAP version"*) ;;
+		"1..0"*) plan=1; tap_skip "rue_verbs_test" "${line#*SKIP }" ;;
+		1..*) plan=1 ;;
+		"not ok "*)
+			line=${line#not ok }
+			tap_fail "${line#* }" ;;
+		"ok "*"# SKIP"*)
+			line=${line#ok }
+			line=${line#* }
+			tap_skip "${line%% # SKIP*}" "${line#*# SKIP }" ;;
+		"ok "*)
+			line=${line#ok }
+			tap_ok "${line#* }" ;;
+		"__rue_verbs_exit "*) rc=${line#__rue_verbs_exit } ;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done
+	exec {fd}<&-
+	case "$rc" in
+	0|1) [ $plan = 1 ] || tap_fail "rue_verbs_test" "exit $rc without a TAP plan" ;;
+	"$ksft_skip") [ $plan = 1 ] || tap_skip "rue_verbs_test" "exit 4" ;;
+	124|137) tap_fail "rue_verbs_test" "timed out after ${RUE_VERBS_TIMEOUT:-600} s" ;;
+	*) tap_fail "rue_verbs_test" "exited with status $rc (crash?)" ;;
+	esac
+}
+
+count() {
+	grep -c "$1" "$kmsg_log" 2>/dev/null
+}
+
+# Every QP and MR the kernel created was destroyed, once the program
+# exited (uverbs cleans up whatever a process leaves; an MR whose last
+# reference leaked is never released).
+qp_mr_balance() {
+	local qc qd mc md
+	qc=$(count 'rue_create_qp: created')
+	qd=$(count 'rue_destroy_qp: destroyed')
+	mc=$(count 'MR 0x[0-9a-f]* created')
+	md=$(count 'MR 0x[0-9a-f]* destroyed')
+	echo "QPs created $qc destroyed $qd, MRs created $mc destroyed $md"
+	[ "$qc" -gt 0 ] && [ "$qc" = "$qd" ] && [ "$mc" -gt 0 ] && [ "$mc" = "$md" ]
+}
+
+t_no_leaks() {
+	[ -n "${kmsg_pid:-}" ] || { echo "no dynamic debug"; return $ksft_skip; }
+	busywait 10000 qp_mr_balance >/dev/null
+	qp_mr_balance
+}
+
+tap_init
+run_test "setup" t_setup
+if [ "$_tap_pass" = 1 ]; then
+	start=$(date +%s)
+	run_program "$@"
+	tap_log "rue_verbs_test ran $(($(date +%s) - start)) s"
+	rdma statistic show link rva/1 >"$RUE_OUT/rue_verbs.stats" 2>&1
+	rdma statistic show link rvb/1 >>"$RUE_OUT/rue_verbs.stats" 2>&1
+	run_test "every QP and MR the kernel created was released" t_no_leaks
+fi
+tap_done

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Completion queues: completion events (next and solicited-only),
+// resizing with completions pending, overflow reported as an
+// asynchronous event.
+#include <cstring>
+#include <vector>
+
+#include "tests/fixture.h"
+#include "tests/pattern.h"
+
+namespace rue::test {
+namespace {
+
+class CqEvents : public TopologyTest {
+ protected:
+  void SetUp() override {
+    TopologyTest::SetUp();
+    if (IsSkipped()) return;
+    channel_.reset(ibv_create_comp_channel(b_.ctx()));
+    ASSERT_TRUE(channel_) << strerror(errno);
+    QpOptions oa, ob;
+    ob.channel = channel_.get();
+    ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, oa, ob, &p_));
+    ASSERT_NO_FATAL_FAILURE(MakeRegion(p_.a.pd.get(), 4096, kAllAccess, &l_));
+    ASSERT_NO_FATAL_FAILURE(MakeRegion(p_.b.pd.get(), 4096, kAllAccess, &r_));
+  }
+
+  // a sends to b (a receive is posted first) and waits for a's completion.
+  void Send(uint64_t id, unsigned flags, ibv_wr_opcode op = IBV_WR_SEND) {
+    ibv_sge rs = r_.sge(0, 64);
+    ASSERT_EQ(PostRecv(p_.b.qp.get(), id, &rs, 1), 0);
+    ibv_sge s = l_.sge(0, 64);
+    ibv_send_wr wr = RdmaWr(id, op, &s, 1, r_.addr(1024), r_.rkey(),
+                            IBV_SEND_SIGNALED | flags);
+    ASSERT_EQ(PostSend(p_.a.qp.get(), &wr), 0);
+    ibv_wc wc;
+    ASSERT_TRUE(PollOne(p_.a.scq.get(), &wc));
+    ASSERT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
+  }
+
+  // Waits for b's receive completion @id, by polling (no event needed).
+  void ExpectRecv(uint64_t id) {
+    ibv_wc wc;
+    ASSERT_TRUE(PollOne(p_.b.rcq.get(), &wc));
+    EXPECT_EQ(wc.wr_id, id);
+    EXPECT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
+  }
+
+  Channel channel_;  // declared first: destroyed after the CQs that use it
+  RcPair p_;
+  Region l_, r_;
+};
+
+TEST_P(CqEvents, NotifyNext) {
+  ASSERT_EQ(ibv_req_notify_cq(p_.b.rcq.get(), 0), 0);
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(50)), nullptr)
+      << "event with no completion";
+  ASSERT_NO_FATAL_FAILURE(Send(1, 0));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), p_.b.rcq.get());
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(1));
+  // One event per request: no event for the next completion.
+  ASSERT_NO_FATAL_FAILURE(Send(2, 0));
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(2));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(100)), nullptr)
+      << "event without a request";
+  // Armed again, the next completion fires again.
+  ASSERT_EQ(ibv_req_notify_cq(p_.b.rcq.get(), 0), 0);
+  ASSERT_NO_FATAL_FAILURE(Send(3, IBV_SEND_SOLICITED));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), p_.b.rcq.get());
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(3));
+}
+
+TEST_P(CqEvents, SolicitedOnly) {
+  ASSERT_EQ(ibv_req_notify_cq(p_.b.rcq.get(), 1), 0);
+  // An unsolicited SEND completes but does not wake the waiter.
+  ASSERT_NO_FATAL_FAILURE(Send(1, 0));
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(1));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(200)), nullptr)
+      << "an unsolicited completion woke a solicited-only waiter";
+  // A solicited one does.
+  ASSERT_NO_FATAL_FAILURE(Send(2, IBV_SEND_SOLICITED));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), p_.b.rcq.get())
+      << "no event for a solicited completion";
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(2));
+}
+
+TEST_P(CqEvents, SolicitedWriteWithImm) {
+  ASSERT_EQ(ibv_req_notify_cq(p_.b.rcq.get(), 1), 0);
+  ASSERT_NO_FATAL_FAILURE(Send(1, 0, IBV_WR_RDMA_WRITE_WITH_IMM));
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(1));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(200)), nullptr)
+      << "an unsolicited WRITE with immediate woke a solicited-only waiter";
+  ASSERT_NO_FATAL_FAILURE(
+      Send(2, IBV_SEND_SOLICITED, IBV_WR_RDMA_WRITE_WITH_IMM));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), p_.b.rcq.get());
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(2));
+}
+
+RUE_TOPOLOGIES(CqEvents);
+
+class CompletionQueue : public TopologyTest {};
+
+// Resizing keeps the completions not yet polled, in order; a size below
+// what is pending fails and loses nothing.
+TEST_P(CompletionQueue, ResizeKeepsPendingCompletions) {
+  QpOptions oa, ob;
+  oa.max_send_wr = 128;
+  ob.max_recv_wr = 128;
+  ob.recv_cqe = 16;
+  RcPair p;
+  ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, oa, ob, &p));
+  ibv_cq* cq = p.b.rcq.get();
+  ASSERT_GE(cq->cqe, 16);
+  Region l, r;
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.a.pd.get(), 4096, kAllAccess, &l));
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.b.pd.get(), 4096, kAllAccess, &r));
+  uint64_t id = 0;
+  // n SENDs into b's receive CQ, not polled; their requester completions
+  // say the receives completed.
+  auto sends = [&](int n) {
+    for (int i = 0; i < n; i++, id++) {
+      ibv_sge rs = r.sge(id % 64 * 8, 8);
+      ASSERT_EQ(PostRecv(p.b.qp.get(), id, &rs, 1), 0);
+      ibv_sge s = l.sge(id % 64 * 8, 8);
+      ibv_send_wr wr = SendWr(id, IBV_WR_SEND, &s, 1);
+      ASSERT_EQ(PostSend(p.a.qp.get(), &wr), 0);
+    }
+    std::vector<ibv_wc> wcs;
+    ASSERT_TRUE(PollCq(p.a.scq.get(), static_cast<size_t>(n), &wcs));
+    for (const ibv_wc& wc : wcs)
+      ASSERT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
+  };
+  ASSERT_NO_FATAL_FAILURE(sends(10));
+  EXPECT_NE(ibv_resize_cq(cq, 4), 0)
+      << "shrinking below the pending completions succeeded";
+  ASSERT_EQ(ibv_resize_cq(cq, 100), 0);
+  EXPECT_GE(cq->cqe, 100);
+  std::vector<ibv_wc> wcs;
+  ASSERT_TRUE(PollCq(cq, 10, &wcs));
+  for (uint64_t i = 0; i < 10; i++) {
+    EXPECT_EQ(wcs[i].wr_id, i);
+    EXPECT_EQ(wcs[i].status, IBV_WC_SUCCESS) << WcString(wcs[i]);
+  }
+  // More than the old size fits now.
+  ASSERT_NO_FATAL_FAILURE(sends(60));
+  ASSERT_TRUE(PollCq(cq, 60, &wcs));
+  for (uint64_t i = 0; i < 60; i++) {
+    EXPECT_EQ(wcs[i].wr_id, 10 + i);
+    EXPECT_EQ(wcs[i].status, IBV_WC_SUCCESS) << WcString(wcs[i]);
+  }
+  // Shrink again, with some pending.
+  ASSERT_NO_FATAL_FAILURE(sends(5));
+  ASSERT_EQ(ibv_resize_cq(cq, 8), 0);
+  ASSERT_TRUE(PollCq(cq, 5, &wcs));
+  for (uint64_t i = 0; i < 5; i++) EXPECT_EQ(wcs[i].wr_id, 70 + i);
+  EXPECT_TRUE(NoCompletion(cq, milliseconds(10)));
+}
+
+// A CQ that is not polled overflows: the consumer hears of it through
+// IBV_EVENT_CQ_ERR.
+TEST_P(CompletionQueue, OverflowReported) {
+  QpOptions o;
+  o.max_send_wr = 64;
+  o.send_cqe = 8;
+  RcPair p;
+  ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, o, o, &p));
+  ibv_cq* cq = p.a.scq.get();
+  const int n = cq->cqe + 4;
+  ASSERT_LE(n, static_cast<int>(p.a.cap.max_send_wr));
+  Region l, r;
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.a.pd.get(), 4096, kAllAccess, &l));
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.b.pd.get(), 4096, kAllAccess, &r));
+  AsyncEvents& events = *a_.dev->events;
+  size_t mark = events.Mark();
+  for (int i = 0; i < n; i++) {
+    ibv_sge s = l.sge(i * 8, 8);
+    ibv_send_wr wr =
+        RdmaWr(i, IBV_WR_RDMA_WRITE, &s, 1, r.addr(i * 8), r.rkey());
+    ASSERT_EQ(PostSend(p.a.qp.get(), &wr), 0);
+  }
+  EXPECT_TRUE(events.Wait(mark, IBV_EVENT_CQ_ERR, cq, milliseconds(5000)))
+      << "no IBV_EVENT_CQ_ERR for a CQ of " << cq->cqe << " entries after " << n
+      << " completions";
+}
+
+RUE_TOPOLOGIES(CompletionQueue);
+
+}  // namespace
+}  // namespace rue::test
