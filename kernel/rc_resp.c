@@ -91,9 +91,9 @@ static void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn,
 		 * would take for transport errors (IBTA 9.7.5.2.8).
 		 */
 		qp->resp.nak_sent = true;
-	}
-	else
+	} else {
 		rue_stat_inc(qp->rdev, RUE_STAT_ERR_NAK_SENT);
+	}
 	rue_resp_ack(qp, syn, psn, out);
 }
 
