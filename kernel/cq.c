@@ -31,6 +31,7 @@
  * halves off, so a plain spinlock does.
  */
 static void rue_cq_lock(struct rue_cq *cq, unsigned long *flags)
+	__acquires(&cq->lock)
 {
 	if (cq->user)
 		spin_lock(&cq->lock);
@@ -39,6 +40,7 @@ static void rue_cq_lock(struct rue_cq *cq, unsigned long *flags)
 }
 
 static void rue_cq_unlock(struct rue_cq *cq, unsigned long flags)
+	__releases(&cq->lock)
 {
 	if (cq->user)
 		spin_unlock(&cq->lock);

@@ -210,7 +210,7 @@ static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av)
 	skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
 	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, av->tclass, htonl(av->flow_label & IPV6_FLOWLABEL_MASK));
+	ip6_flow_hdr(ip6h, av->tclass, htonl(av->flow_label) & IPV6_FLOWLABEL_MASK);
 	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = av->hop_limit ?: 64;
