@@ -309,6 +309,11 @@ static int rue_dev_attach(struct rue_dev *rdev)
 	err = rue_net_get(rdev->net);
 	if (err)
 		return err;
+	err = rue_txq_open(rdev);
+	if (err) {
+		rue_net_put(rdev->net);
+		return err;
+	}
 	hash_add_rcu(rue_dev_hash, &rdev->hnode, (unsigned long)rdev->ndev);
 	rdev->attached = true;
 	WRITE_ONCE(rdev->tx_ok, true);
@@ -324,8 +329,13 @@ static void rue_dev_detach(struct rue_dev *rdev)
 	hash_del_rcu(&rdev->hnode);
 	rdev->attached = false;
 	WRITE_ONCE(rdev->tx_ok, false);
-	/* No transmitter or receiver still uses the namespace after this. */
+	rue_txq_unhook(rdev);
+	/*
+	 * No transmitter or receiver still uses the namespace, and no
+	 * callback of the transmit queue's socket the device, after this.
+	 */
 	synchronize_net();
+	rue_txq_close(rdev);
 	rue_net_put(rdev->net);
 }
 
@@ -448,6 +458,7 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	rdev->ndev = ndev;
 	netdev_hold(ndev, &rdev->ndev_tracker, GFP_KERNEL);
 	rdev->net = dev_net(ndev);
+	rue_txq_init(rdev);
 	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);

@@ -10,6 +10,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "stats.h"
+#include "txq.h"
 
 struct rue_dev {
 	struct ib_device ibdev;
@@ -44,6 +45,8 @@ struct rue_dev {
 	u32 qp_next;
 	u32 mr_next;
 	u32 ah_next;
+
+	struct rue_txq txq;		/* wire packets in the IP stack */
 
 	struct rue_stats __percpu *stats;
 	struct workqueue_struct *wq;	/* QP transmit work */

@@ -40,6 +40,7 @@
 #include "rq.h"
 #include "sgl.h"
 #include "sq.h"
+#include "txq.h"
 #include "ud.h"
 #include "verbs.h"
 #include "xmit.h"
@@ -245,6 +246,9 @@ static int rue_qp_tx(struct rue_qp *qp, int budget)
 	int n;
 
 	__skb_queue_head_init(&out);
+	budget = rue_txq_room(qp, budget);
+	if (!budget)
+		return 0;	/* kicked when the device's queue has room */
 	if (qp->ibqp.qp_type == IB_QPT_RC) {
 		/*
 		 * Unlocked peek: whoever queues responder output runs the
@@ -497,6 +501,7 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->resp.lock);
 	spin_lock_init(&qp->post_lock);
 	INIT_WORK(&qp->tx_work, rue_qp_tx_work);
+	INIT_LIST_HEAD(&qp->txq_node);
 	INIT_WORK(&qp->err_work, rue_qp_err_work);
 	rue_req_init(qp);
 	qp->state = IB_QPS_RESET;
@@ -568,6 +573,9 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rue_qp_put(qp);
 	wait_for_completion(&qp->released);
 	rue_req_stop(qp);
+	cancel_work_sync(&qp->tx_work);
+	/* In ERR it waits no more; then no write_space call kicks it. */
+	rue_txq_cancel(qp);
 	cancel_work_sync(&qp->tx_work);
 	cancel_work_sync(&qp->err_work);
 	rue_req_stop(qp);

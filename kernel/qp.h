@@ -177,6 +177,7 @@ struct rue_qp {
 	unsigned long pend_bits;	/* enum rue_qp_pend_bits */
 	struct work_struct tx_work;
 	struct work_struct err_work;	/* flush after an error in softirq */
+	struct list_head txq_node;	/* waiting for room (txq.c) */
 };
 
 static inline struct rue_qp *to_rue_qp(struct ib_qp *ibqp)

@@ -29,6 +29,7 @@
 #include "pkt.h"
 #include "roce.h"
 #include "stats.h"
+#include "txq.h"
 #include "xmit.h"
 
 #define RUE_HEADROOM (sizeof(struct ipv6hdr) + sizeof(struct udphdr))
@@ -295,6 +296,7 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 
 	skb->ip_summed = CHECKSUM_NONE;
 	skb_dst_set(skb, dst);
+	rue_txq_charge(rdev, skb);
 	err = v4 ? ip_local_out(rdev->net, NULL, skb) :
 		   ip6_local_out(rdev->net, NULL, skb);
 	rcu_read_unlock();
