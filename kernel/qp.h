@@ -105,6 +105,8 @@ struct rue_resp {
 	u32 epsn;			/* expected PSN */
 	u32 msn;			/* messages completed */
 	bool nak_sent;			/* one NAK per sequence error */
+	bool dup_run;			/* duplicates arriving in order ... */
+	u32 dup_next;			/* ... and the PSN the next one has */
 	bool comm_est;			/* COMM_EST event sent */
 
 	/* the SEND being received, and its receive WQE */

@@ -15,7 +15,11 @@
  * PSN it carries.  A duplicate atomic is answered from the resource that
  * kept its original value, so it is never applied twice.  A duplicate
  * means the requester went back: answers still queued are dropped, since
- * it asks for them again.
+ * it asks for them again - but only at the first duplicate of a run.
+ * The requester resends everything from the PSN it went back to, in
+ * order; a duplicate that continues the run must keep the answers its
+ * predecessors just queued, or a go-back over several READs would answer
+ * only the last of them, again and again.
  *
  * Runs in softirq under resp.lock.  Errors that end the QP are reported
  * to the caller, which moves the QP to the error state after unlocking.
@@ -494,11 +498,17 @@ static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
 	struct rue_res *old, *res;
 
 	rue_stat_inc(qp->rdev, RUE_STAT_RX_DUP_REQUESTS);
-	rue_resp_drop_output(resp);
+	if (!resp->dup_run || pkt->psn != resp->dup_next)
+		rue_resp_drop_output(resp);
+	resp->dup_run = true;
+	resp->dup_next = rue_psn_add(pkt->psn, pkt->nseg);
 
 	if (pkt->mask & RUE_OPM_READ) {
 		/* Execute again from the PSN this request carries. */
-		rue_resp_read(qp, pkt, out);
+		if (rue_resp_read(qp, pkt, out) == RUE_RESP_OK) {
+			res = rue_res_at(resp, resp->res_head - 1);
+			resp->dup_next = rue_psn_add(res->last_psn, 1);
+		}
 		return;
 	}
 	if (pkt->mask & RUE_OPM_ATOMIC) {
@@ -513,9 +523,9 @@ static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
 		res->pending = true;
 		return;
 	}
-	/* SEND or WRITE: acknowledge everything received so far. */
-	rue_resp_ack_now(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
-			 rue_psn_add(resp->epsn, -1), out);
+	/* SEND or WRITE: acknowledge everything so far, after the answers. */
+	rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
+		     rue_psn_add(resp->epsn, -1), out);
 }
 
 /**
@@ -563,6 +573,7 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 		goto out;
 	}
 	resp->nak_sent = false;
+	resp->dup_run = false;
 
 	head = resp->res_head;
 	if (pkt->mask & RUE_OPM_SEND)
@@ -740,6 +751,7 @@ void rue_resp_start(struct rue_qp *qp)
 	lockdep_assert_held(&resp->lock);
 	resp->epsn = qp->attr.rq_psn & RUE_BTH_PSN_MASK;
 	resp->nak_sent = false;
+	resp->dup_run = false;
 	resp->comm_est = false;
 }
 
