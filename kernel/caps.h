@@ -23,7 +23,13 @@
 #define RUE_MAX_MR		BIT(20)
 #define RUE_MAX_PD		BIT(16)
 #define RUE_MAX_AH		BIT(16)
-#define RUE_MAX_RD_ATOMIC	16
+/*
+ * Reads and atomics in flight per QP, both directions.  128 as rdma_rxe:
+ * perftest copies the peer's limit into max_rd_atomic, so a lower value
+ * than rxe's makes modify_qp fail against it.  The responder keeps twice
+ * as many resources (48 bytes each) for duplicate requests.
+ */
+#define RUE_MAX_RD_ATOMIC	128
 #define RUE_MAX_MR_SIZE		BIT_ULL(40)
 #define RUE_MAX_MSG_SIZE	BIT(31)
 #define RUE_MAX_MSG_BYTES	RUE_MAX_MSG_SIZE

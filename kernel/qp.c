@@ -406,7 +406,7 @@ static int rue_qp_alloc_rq(struct rue_qp *qp, struct ib_qp_cap *cap)
 
 static void rue_qp_free_queues(struct rue_qp *qp)
 {
-	kfree(qp->resp.res);
+	kvfree(qp->resp.res);
 	kfree(qp->resp.rqe_sg);
 	kvfree(qp->req.swqe);
 	rue_ring_free(&qp->resp.ring);
@@ -520,8 +520,8 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_sq;
 	qp->resp.res_size = 2 * RUE_MAX_RD_ATOMIC;
-	qp->resp.res = kcalloc(qp->resp.res_size, sizeof(*qp->resp.res),
-			       GFP_KERNEL);
+	qp->resp.res = kvcalloc(qp->resp.res_size, sizeof(*qp->resp.res),
+				GFP_KERNEL);
 	if (!qp->resp.res) {
 		err = -ENOMEM;
 		goto err_queues;
