@@ -53,14 +53,23 @@ tap_skip() {
 # run_test NAME CMD...: run CMD (usually a shell function, in this shell,
 # so that what it sets up stays for later cases) with its output captured;
 # pass on status 0, skip on 4, fail otherwise (showing the output).
+# RUE_TEST_ONLY=REGEX runs only the cases whose name matches (and "setup");
+# RUE_TEST_TIMING=1 prints how long each case took.
 run_test() {
-	local name=$1 out rc log
+	local name=$1 out rc log start
 	shift
+	if [ -n "${RUE_TEST_ONLY:-}" ] && [ "$name" != setup ] &&
+	   ! grep -qE -- "$RUE_TEST_ONLY" <<<"$name"; then
+		return 0
+	fi
 	log=$(mktemp)
+	start=$(date +%s%N)
 	"$@" >"$log" 2>&1
 	rc=$?
 	out=$(cat "$log")
 	rm -f "$log"
+	[ -n "${RUE_TEST_TIMING:-}" ] &&
+		echo "# $name: $(( ($(date +%s%N) - start) / 1000000 )) ms"
 	case $rc in
 	0) tap_ok "$name" ;;
 	"$ksft_skip") tap_skip "$name" "$(tail -n 1 <<<"$out")" ;;
@@ -192,6 +201,66 @@ ipv4_gid() {
 	# shellcheck disable=SC2086
 	set -- $1
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
+
+# GID index of any GID (as sysfs prints it) on an RDMA device.
+gid_index_of_gid() {
+	local f
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		if [ "$(cat "$f" 2>/dev/null)" = "$2" ]; then
+			basename "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# in_ns NS CMD...: run CMD in namespace NS, or in ours if NS is "-".
+in_ns() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then "$@"; else ip netns exec "$ns" "$@"; fi
+}
+
+# listening NS PORT: a process in namespace NS listens on PORT, over TCP
+# (perftest's and the pingpongs' exchange) or rdma_cm.
+listening() {
+	in_ns "$1" ss -Hltn "sport = :$2" | grep -q . ||
+		rdma resource show cm_id | grep -q "LISTEN.*:$2 "
+}
+
+pair_tail() {
+	grep -iE 'fail|error|unable|couldn|invalid|not supported' "$1" | head -n 5
+	tail -n 8 "$1"
+}
+
+# server_client SNS CNS PORT SERVER... -- CLIENT...: run SERVER in
+# namespace SNS and, once it listens on PORT, CLIENT in CNS ("-": ours);
+# both must succeed within RUE_PAIR_TIMEOUT seconds (default 180).  Prints the
+# tails of both outputs on failure, the client's last lines on success.
+server_client() {
+	local sns=$1 cns=$2 port=$3 srv=() cli=() in_cli=0 a rc_s rc_c spid
+	local log=$RUE_OUT/pair.$$ limit=${RUE_PAIR_TIMEOUT:-180}
+	shift 3
+	for a in "$@"; do
+		if [ "$a" = -- ]; then in_cli=1; continue; fi
+		if [ $in_cli = 1 ]; then cli+=("$a"); else srv+=("$a"); fi
+	done
+	in_ns "$sns" timeout "$limit" "${srv[@]}" >"$log.srv" 2>&1 &
+	spid=$!
+	busywait 10000 listening "$sns" "$port"
+	in_ns "$cns" timeout "$limit" "${cli[@]}" >"$log.cli" 2>&1
+	rc_c=$?
+	wait $spid
+	rc_s=$?
+	if [ $rc_c != 0 ] || [ $rc_s != 0 ]; then
+		# stderr is unbuffered and stdout is not: an error message
+		# may come before the banner that ends the output.
+		echo "server exit $rc_s:"; pair_tail "$log.srv"
+		echo "client exit $rc_c:"; pair_tail "$log.cli"
+		return 1
+	fi
+	tail -n 3 "$log.cli"
 }
 
 # A counter from "rdma statistic show link DEV/1".

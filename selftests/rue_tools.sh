@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The standard tools run over rue unchanged: perftest (every bandwidth
+# test at all sizes from 2 B to 8 MiB with -a, and with eight QPs with
+# -q 8; every latency test at 64 B and 1 MiB; all with and without
+# rdma_cm), ibv_rc_pingpong and ibv_ud_pingpong with data checks, and the
+# rdma_cm tools rping and ucmatose; both on one device (loopback) and
+# between two network namespaces.
+#
+#   ns A: veth t0 10.11.0.1 (rue rt0) <---> veth t1 10.11.0.2 (rue rt1) : ns B
+source "$(dirname "$0")/lib.sh"
+
+require_guest
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose
+
+LIMIT=${RUE_TOOLS_TIMEOUT:-180}
+
+t_setup() {
+	rue_install_module && modprobe rue && modprobe rdma_ucm || return 1
+	setup_ns A B && veth_pair "$A" t0 10.11.0.1 "$B" t1 10.11.0.2 &&
+	rue_link "$A" rt0 t0 && rue_link "$B" rt1 t1 || return 1
+	busywait 5000 gid_index_of rt0 10.11.0.1 >/dev/null &&
+	busywait 5000 gid_index_of rt1 10.11.0.2 >/dev/null
+}
+
+# pair TOPO PORT SERVER_CMD... -- CLIENT_CMD...: the server in ns A, the
+# client in ns B (TOPO=netns) or also in ns A on the same device
+# (TOPO=loop).
+pair() {
+	local topo=$1 cns=$B
+	[ "$topo" = loop ] && cns=$A
+	shift
+	RUE_PAIR_TIMEOUT=$LIMIT server_client "$A" "$cns" "$@"
+}
+
+# perftest TOPO TEST ARGS...
+perftest() {
+	local topo=$1 t=$2 dev_s=rt0 dev_c=rt1 gs gc
+	shift 2
+	[ "$topo" = loop ] && dev_c=rt0
+	gs=$(gid_index_of $dev_s 10.11.0.1) || return 1
+	gc=$(gid_index_of $dev_c "$([ "$topo" = loop ] && echo 10.11.0.1 || echo 10.11.0.2)") || return 1
+	pair "$topo" 18515 "$t" -d $dev_s -x "$gs" -F "$@" -- \
+		"$t" -d $dev_c -x "$gc" -F "$@" 10.11.0.1
+}
+
+matrix_case() {
+	local topo=$1 t=$2
+	shift 2
+	run_test "$t $* ($topo)" perftest "$topo" "$t" "$@"
+}
+
+pingpong() {
+	local topo=$1 prog=$2 dev_c=rt1 gc
+	[ "$topo" = loop ] && dev_c=rt0
+	gc=$(gid_index_of $dev_c "$([ "$topo" = loop ] && echo 10.11.0.1 || echo 10.11.0.2)") || return 1
+	pair "$topo" 18515 "$prog" -d rt0 -g "$(gid_index_of rt0 10.11.0.1)" -n 200 -s 4000 -c -- \
+		"$prog" -d $dev_c -g "$gc" -n 200 -s 4000 -c 10.11.0.1
+}
+
+udpingpong() {
+	local topo=$1 dev_c=rt1 gc
+	[ "$topo" = loop ] && dev_c=rt0
+	gc=$(gid_index_of $dev_c "$([ "$topo" = loop ] && echo 10.11.0.1 || echo 10.11.0.2)") || return 1
+	pair "$topo" 18515 ibv_ud_pingpong -d rt0 -g "$(gid_index_of rt0 10.11.0.1)" -n 200 -s 1000 -c -- \
+		ibv_ud_pingpong -d $dev_c -g "$gc" -n 200 -s 1000 -c 10.11.0.1
+}
+
+t_rping() {
+	pair "$1" 7174 rping -s -a 10.11.0.1 -C 50 -V -S 1000 -- \
+		rping -c -a 10.11.0.1 -C 50 -V -S 1000
+}
+
+t_ucmatose() {
+	pair "$1" 7471 ucmatose -b 10.11.0.1 -c 4 -C 20 -S 8192 -- \
+		ucmatose -s 10.11.0.1 -c 4 -C 20 -S 8192
+}
+
+t_counters_clean() {
+	local dev bad=0 c
+	for dev in rt0 rt1; do
+		for c in rx_drop_bad_header rx_drop_icrc rx_drop_opcode tx_drops \
+			 retry_exceeded cq_overflows; do
+			[ "$(rue_stat $dev $c)" = 0 ] || { echo "$dev $c = $(rue_stat $dev $c)"; bad=1; }
+		done
+	done
+	return $bad
+}
+
+tap_init
+run_test "setup" t_setup
+for topo in netns loop; do
+	for t in ib_write_bw ib_read_bw ib_send_bw; do
+		matrix_case $topo $t -a -n 8
+		matrix_case $topo $t -q 8 -s 65536 -n 50
+		matrix_case $topo $t -R -s 4096 -n 200
+	done
+	matrix_case $topo ib_atomic_bw -n 500
+	matrix_case $topo ib_atomic_bw -R -n 200
+	for t in ib_write_lat ib_read_lat ib_send_lat; do
+		matrix_case $topo $t -s 1048576 -n 8
+		matrix_case $topo $t -R -s 64 -n 200
+	done
+	matrix_case $topo ib_atomic_lat -n 200
+	run_test "ibv_rc_pingpong with data check ($topo)" pingpong $topo ibv_rc_pingpong
+	run_test "ibv_ud_pingpong with data check ($topo)" udpingpong $topo
+	run_test "rping with data check ($topo)" t_rping $topo
+	run_test "ucmatose, 4 connections ($topo)" t_ucmatose $topo
+done
+run_test "no drops, bad packets or errors counted" t_counters_clean
+tap_done
