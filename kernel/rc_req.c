@@ -79,11 +79,18 @@ static void rue_req_arm_rto(struct rue_qp *qp, bool restart)
 	/* Timeout 0 means infinite (IBTA 9.7.6.1.3). */
 	if (!t || req->una_psn == req->psn)
 		return;
-	if (!restart && hrtimer_active(&req->rto_timer))
+	if (!restart && hrtimer_is_queued(&req->rto_timer))
 		return;
 	req->rto_deadline = ktime_add_ns(ktime_get(),
 					 4096ULL << min_t(u8, t, 31));
-	if (!hrtimer_active(&req->rto_timer))
+	/*
+	 * Queued or not, never hrtimer_active(): a callback running on
+	 * another CPU may be about to return HRTIMER_NORESTART, and the
+	 * packets just sent would have no timer.  Starting the timer while
+	 * its callback runs is allowed; the callback, under req.lock like
+	 * us, then leaves it alone (rue_req_rto()).
+	 */
+	if (!hrtimer_is_queued(&req->rto_timer))
 		hrtimer_start(&req->rto_timer, req->rto_deadline,
 			      HRTIMER_MODE_ABS_SOFT);
 }
@@ -504,12 +511,13 @@ static void rue_req_rewind(struct rue_qp *qp)
 		req->una_psn = w->first_psn;
 		req->cur_off = 0;
 	}
+	/* Counted when the resent packets go out would cost the fast path. */
+	rue_stat_add(qp->rdev, RUE_STAT_RETRANSMITS,
+		     max(rue_psn_diff(req->psn, req->una_psn), 1));
 	req->cur = i;
 	req->psn = req->una_psn;
 	req->rd_atomic = 0;
 	req->nak_psn = req->una_psn;
-	rue_stat_add(qp->rdev, RUE_STAT_RETRANSMITS,
-		     rue_psn_diff(req->psn, req->una_psn) + 1);
 }
 
 /*
@@ -517,7 +525,14 @@ static void rue_req_rewind(struct rue_qp *qp)
  * wholly covered are done; a READ or atomic covered but not answered
  * means its response was lost (implied NAK, IBTA 9.7.5.2.3).
  *
- * Return: true if the requester rewound.
+ * Go back for it once: until something new arrives (rue_req_rcv() moves
+ * nak_psn off una_psn), later answers are to requests sent before the
+ * rewind - reordered by the network, or answers the responder sent
+ * before it saw the requests again - and rewinding at each of them
+ * would ask for every outstanding READ again and again.
+ *
+ * Return: true if the packet is to be ignored: the requester rewound,
+ * now or before.
  */
 static bool rue_req_acked(struct rue_qp *qp, u32 psn)
 {
@@ -532,6 +547,8 @@ static bool rue_req_acked(struct rue_qp *qp, u32 psn)
 		if (rue_psn_diff(w->last_psn, psn) > 0)
 			break;
 		if (rue_is_read_or_atomic(w->sqe.opcode)) {
+			if (req->nak_psn == req->una_psn)
+				return true;
 			req->una_psn = w->first_psn;
 			rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
 			rue_req_rewind(qp);
@@ -771,8 +788,14 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 	struct rue_qp *qp = container_of(t, struct rue_qp, req.rto_timer);
 	struct rue_req *req = &qp->req;
 	bool error = false, rewound = false;
+	u64 rto;
 
 	spin_lock_bh(&req->lock);
+	if (hrtimer_is_queued(t)) {
+		/* Started again since it expired (rue_req_arm_rto()). */
+		spin_unlock_bh(&req->lock);
+		return HRTIMER_NORESTART;
+	}
 	if (req->una_psn != req->psn && qp->state != IB_QPS_ERR &&
 	    ktime_before(ktime_get(), req->rto_deadline)) {
 		/* Progress since it was armed: sleep until the new deadline. */
@@ -791,6 +814,10 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 			req->retry_left--;
 			rue_req_rewind(qp);
 			rewound = true;
+			/* The resent packets need the timer too. */
+			rto = 4096ULL << min_t(u8, qp->attr.timeout, 31);
+			req->rto_deadline = ktime_add_ns(ktime_get(), rto);
+			hrtimer_set_expires(t, req->rto_deadline);
 		}
 	}
 	spin_unlock_bh(&req->lock);
@@ -800,7 +827,7 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 		rue_qp_error(qp);
 	else if (rewound)
 		rue_qp_kick(qp);
-	return HRTIMER_NORESTART;
+	return rewound ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart rue_req_rnr_expired(struct hrtimer *t)
