@@ -32,6 +32,7 @@
  * sees freed memory.
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/hashtable.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
@@ -45,6 +46,7 @@
 
 #include "ah.h"
 #include "caps.h"
+#include "cc.h"
 #include "cq.h"
 #include "device.h"
 #include "mr.h"
@@ -359,6 +361,7 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	if (rdev->wq)
 		destroy_workqueue(rdev->wq);
 	free_percpu(rdev->stats);
+	rue_cc_dev_free(rdev);
 	netdev_put(rdev->ndev, &rdev->ndev_tracker);
 	if (atomic_dec_and_test(&rue_dev_count))
 		wake_up_all(&rue_dev_wq);
@@ -438,6 +441,20 @@ static bool rue_dev_confirm(struct rue_dev *rdev)
 	return ok;
 }
 
+/* The netdev's speed in Mb/s, 0 if it has none: DCQCN's line rate. */
+static u32 rue_dev_link_mbps(struct net_device *ndev)
+{
+	struct ethtool_link_ksettings ks;
+	u32 speed = 0;
+
+	rtnl_lock();
+	if (!__ethtool_get_link_ksettings(ndev, &ks) &&
+	    ks.base.speed != SPEED_UNKNOWN)
+		speed = ks.base.speed;
+	rtnl_unlock();
+	return speed;
+}
+
 static int rue_newlink(const char *name, struct net_device *ndev)
 {
 	struct rue_dev *rdev;
@@ -463,6 +480,7 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	rdev->stats = alloc_percpu(struct rue_stats);
+	rdev->link_mbps = rue_dev_link_mbps(ndev);
 	/*
 	 * Per-CPU: transmit work continues on the CPU that queued it, so a
 	 * QP's packets enter a veth peer's backlog on one CPU and stay in
@@ -474,6 +492,9 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 		err = -ENOMEM;
 		goto err_dealloc;
 	}
+	err = rue_cc_dev_init(rdev);
+	if (err)
+		goto err_dealloc;
 
 	ibdev->node_type = RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;

@@ -9,6 +9,7 @@
 #include <linux/rculist.h>
 #include <rdma/ib_verbs.h>
 
+#include "cc.h"
 #include "stats.h"
 #include "txq.h"
 
@@ -47,6 +48,10 @@ struct rue_dev {
 	u32 ah_next;
 
 	struct rue_txq txq;		/* wire packets in the IP stack */
+
+	struct rue_cc_cfg __rcu *cc;	/* congestion control settings */
+	struct mutex cc_lock;		/* serializes their replacement */
+	u32 link_mbps;			/* netdev speed at creation, 0: unknown */
 
 	struct rue_stats __percpu *stats;
 	struct workqueue_struct *wq;	/* QP transmit work */

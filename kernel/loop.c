@@ -103,6 +103,7 @@ static struct rue_dev *rue_loop_target(struct rue_dev *rdev,
  * @av: where the packet goes
  * @dst: its route
  * @skb: transport headers and payload, data at the BTH, no pad or ICRC
+ * @tos: the TOS byte it would have carried
  *
  * Called under rcu_read_lock() with bottom halves disabled.
  *
@@ -111,7 +112,7 @@ static struct rue_dev *rue_loop_target(struct rue_dev *rdev,
  * sends it on the wire.
  */
 bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,
-		      struct dst_entry *dst, struct sk_buff *skb)
+		      struct dst_entry *dst, struct sk_buff *skb, u8 tos)
 {
 	struct rue_loop *lp = this_cpu_ptr(&rue_loops);
 	struct rue_loop_cb *cb;
@@ -132,7 +133,7 @@ bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,
 	cb->rdev = target;
 	cb->addr.saddr = av->saddr;
 	cb->addr.daddr = av->daddr;
-	cb->addr.tos = av->tclass;
+	cb->addr.tos = tos;
 	cb->addr.hop_limit = av->hop_limit ?: 64;
 	cb->addr.ipv6 = av->network_type != RDMA_NETWORK_IPV4;
 	cb->addr.nseg = nseg;

@@ -24,7 +24,7 @@ struct rue_loop_addr {
 };
 
 bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,
-		      struct dst_entry *dst, struct sk_buff *skb);
+		      struct dst_entry *dst, struct sk_buff *skb, u8 tos);
 int rue_loop_init(void);
 void rue_loop_exit(void);
 

@@ -1,20 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "rue" generic netlink family (Documentation/netlink/rue.yaml,
- * uapi/linux/rue_netlink.h): device state for ruectl.
+ * uapi/linux/rue_netlink.h): device state, congestion control settings
+ * and QP state for ruectl.
  */
 #include <net/genetlink.h>
 #include <rdma/ib_cache.h>
 #include <linux/rue_netlink.h>
 
+#include "cc.h"
 #include "device.h"
+#include "qp.h"
 #include "netlink.h"
 
 static struct genl_family rue_genl_family;
 
+static struct netlink_range_validation rue_nl_usec __ro_after_init = { 1, 1000000 };
+static struct netlink_range_validation rue_nl_usec0 __ro_after_init = { 0, 1000000 };
+static struct netlink_range_validation rue_nl_mbps __ro_after_init = { 1, 1000000 };
+static struct netlink_range_validation rue_nl_mbps0 __ro_after_init = { 0, 1000000 };
+static struct netlink_range_validation rue_nl_bytes __ro_after_init = { 1024, 1U << 31 };
+
+/* Ranges of the settings; the DSCP map's entries are checked in set. */
+static const struct nla_policy rue_cc_policy[RUE_A_CC_MAX + 1] = {
+	[RUE_A_CC_ECN] = NLA_POLICY_MAX(NLA_U8, RUE_ECN_ECT1),
+	[RUE_A_CC_DSCP_PRIO] = NLA_POLICY_EXACT_LEN(RUE_NDSCP),
+	[RUE_A_CC_CNP_DSCP] = NLA_POLICY_MAX(NLA_U8, RUE_NDSCP - 1),
+	[RUE_A_CC_CNP_PRIO] = NLA_POLICY_MAX(NLA_U8, RUE_NPRIO - 1),
+	[RUE_A_CC_NP_ENABLE] = { .type = NLA_U8 },
+	[RUE_A_CC_RP_ENABLE] = { .type = NLA_U8 },
+	[RUE_A_CC_MIN_TIME_BETWEEN_CNPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_usec0),
+	[RUE_A_CC_DCE_TCP_G] = NLA_POLICY_MAX(NLA_U32, RUE_DCQCN_ALPHA_ONE - 1),
+	[RUE_A_CC_DCE_TCP_RTT] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_usec),
+	[RUE_A_CC_INITIAL_ALPHA] = NLA_POLICY_MAX(NLA_U32, RUE_DCQCN_ALPHA_ONE - 1),
+	[RUE_A_CC_RATE_REDUCE_MONITOR_PERIOD] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_usec),
+	[RUE_A_CC_RPG_GD] = NLA_POLICY_RANGE(NLA_U32, 1, 31),
+	[RUE_A_CC_RPG_MIN_DEC_FAC] = NLA_POLICY_RANGE(NLA_U32, 1, 100),
+	[RUE_A_CC_RPG_MIN_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_mbps),
+	[RUE_A_CC_RPG_MAX_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_mbps0),
+	[RUE_A_CC_RATE_TO_SET_ON_FIRST_CNP] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_mbps0),
+	[RUE_A_CC_CLAMP_TGT_RATE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC] = NLA_POLICY_MAX(NLA_U8, 1),
+	[RUE_A_CC_RPG_TIME_RESET] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_usec),
+	[RUE_A_CC_RPG_BYTE_RESET] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_bytes),
+	[RUE_A_CC_RPG_THRESHOLD] = NLA_POLICY_RANGE(NLA_U32, 1, 31),
+	[RUE_A_CC_RPG_AI_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_mbps0),
+	[RUE_A_CC_RPG_HAI_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_mbps0),
+	[RUE_A_CC_LINK_SPEED] = { .type = NLA_REJECT,
+				  .reject_message = "the link speed is read-only" },
+};
+
 static const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1] = {
 	[RUE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[RUE_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IB_DEVICE_NAME_MAX - 1 },
+	[RUE_A_DEV_CC] = NLA_POLICY_NESTED(rue_cc_policy),
 };
 
 static u8 rue_gid_type(enum ib_gid_type type)
@@ -183,12 +222,377 @@ static int rue_nl_dev_get_dumpit(struct sk_buff *skb,
 	return err ?: skb->len;
 }
 
+/* ------------------------------------------------------------------ */
+/* Congestion control                                                  */
+
+static int rue_nl_put_cc(struct sk_buff *msg, struct rue_dev *rdev)
+{
+	const struct rue_cc_cfg *cfg;
+	const struct rue_dcqcn_params *d;
+	struct nlattr *nest;
+	int err = -EMSGSIZE;
+
+	nest = nla_nest_start(msg, RUE_A_DEV_CC);
+	if (!nest)
+		return -EMSGSIZE;
+	rcu_read_lock();
+	cfg = rcu_dereference(rdev->cc);
+	d = &cfg->dcqcn;
+	if (nla_put_u8(msg, RUE_A_CC_ECN, cfg->ecn) ||
+	    nla_put(msg, RUE_A_CC_DSCP_PRIO, RUE_NDSCP, cfg->dscp_prio) ||
+	    nla_put_u8(msg, RUE_A_CC_CNP_DSCP, cfg->cnp_dscp) ||
+	    nla_put_u8(msg, RUE_A_CC_CNP_PRIO, cfg->cnp_prio) ||
+	    nla_put_u8(msg, RUE_A_CC_NP_ENABLE, cfg->np_enable) ||
+	    nla_put_u8(msg, RUE_A_CC_RP_ENABLE, cfg->rp_enable) ||
+	    nla_put_u32(msg, RUE_A_CC_MIN_TIME_BETWEEN_CNPS,
+			cfg->min_time_between_cnps) ||
+	    nla_put_u32(msg, RUE_A_CC_DCE_TCP_G, d->dce_tcp_g) ||
+	    nla_put_u32(msg, RUE_A_CC_DCE_TCP_RTT, d->dce_tcp_rtt) ||
+	    nla_put_u32(msg, RUE_A_CC_INITIAL_ALPHA, d->initial_alpha) ||
+	    nla_put_u32(msg, RUE_A_CC_RATE_REDUCE_MONITOR_PERIOD,
+			d->rate_reduce_monitor_period) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_GD, d->rpg_gd) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_MIN_DEC_FAC, d->rpg_min_dec_fac) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_MIN_RATE, d->rpg_min_rate) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_MAX_RATE, cfg->rpg_max_rate) ||
+	    nla_put_u32(msg, RUE_A_CC_RATE_TO_SET_ON_FIRST_CNP,
+			d->rate_to_set_on_first_cnp) ||
+	    nla_put_u8(msg, RUE_A_CC_CLAMP_TGT_RATE, d->clamp_tgt_rate) ||
+	    nla_put_u8(msg, RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC,
+		       d->clamp_tgt_rate_after_time_inc) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_TIME_RESET, d->rpg_time_reset) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_BYTE_RESET, d->rpg_byte_reset) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_THRESHOLD, d->rpg_threshold) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_AI_RATE, d->rpg_ai_rate) ||
+	    nla_put_u32(msg, RUE_A_CC_RPG_HAI_RATE, d->rpg_hai_rate) ||
+	    nla_put_u32(msg, RUE_A_CC_LINK_SPEED, READ_ONCE(rdev->link_mbps)))
+		goto out;
+	err = 0;
+out:
+	rcu_read_unlock();
+	if (err)
+		nla_nest_cancel(msg, nest);
+	else
+		nla_nest_end(msg, nest);
+	return err;
+}
+
+static int rue_nl_fill_cc(struct sk_buff *msg, struct rue_dev *rdev,
+			  u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &rue_genl_family, flags,
+			  RUE_CMD_CC_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RUE_A_DEV_INDEX, rdev->ibdev.index) ||
+	    nla_put_string(msg, RUE_A_DEV_NAME, dev_name(&rdev->ibdev.dev)) ||
+	    rue_nl_put_cc(msg, rdev)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int rue_nl_cc_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rue_dev *rdev;
+	struct sk_buff *msg;
+	int err;
+
+	rdev = rue_nl_dev_from_attrs(info);
+	if (IS_ERR(rdev)) {
+		GENL_SET_ERR_MSG(info, "a device index or name is required");
+		return PTR_ERR(rdev);
+	}
+	if (!rdev) {
+		GENL_SET_ERR_MSG(info, "no such rue device");
+		return -ENODEV;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out_put;
+	}
+	err = rue_nl_fill_cc(msg, rdev, info->snd_portid, info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		goto out_put;
+	}
+	rue_dev_put(rdev);
+	return genlmsg_reply(msg, info);
+
+out_put:
+	rue_dev_put(rdev);
+	return err;
+}
+
+static int rue_nl_cc_dump_one(struct rue_dev *rdev, void *arg)
+{
+	struct rue_nl_dump *d = arg;
+
+	return rue_nl_fill_cc(d->msg, rdev, NETLINK_CB(d->cb->skb).portid,
+			      d->cb->nlh->nlmsg_seq, NLM_F_MULTI);
+}
+
+static int rue_nl_cc_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	struct rue_nl_dump d = { .msg = skb, .cb = cb };
+	unsigned long cursor = cb->args[0];
+	int err;
+
+	err = rue_dev_for_each(&cursor, rue_nl_cc_dump_one, &d);
+	cb->args[0] = cursor;
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static void rue_nl_u8(const struct nlattr *a, u8 *v)
+{
+	if (a)
+		*v = nla_get_u8(a);
+}
+
+static void rue_nl_u32(const struct nlattr *a, u32 *v)
+{
+	if (a)
+		*v = nla_get_u32(a);
+}
+
+/* u8 flags kept in u32 fields */
+static void rue_nl_flag(const struct nlattr *a, u32 *v)
+{
+	if (a)
+		*v = nla_get_u8(a);
+}
+
+/* Apply the attributes of @tb to @cfg; nothing is applied on error. */
+static int rue_nl_cc_apply(struct rue_cc_cfg *cfg, struct nlattr **tb,
+			   struct netlink_ext_ack *extack)
+{
+	struct rue_dcqcn_params *d = &cfg->dcqcn;
+	const u8 *map;
+	int i;
+
+	if (tb[RUE_A_CC_DSCP_PRIO]) {
+		map = nla_data(tb[RUE_A_CC_DSCP_PRIO]);
+		for (i = 0; i < RUE_NDSCP; i++) {
+			if (map[i] >= RUE_NPRIO) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[RUE_A_CC_DSCP_PRIO],
+						    "priorities are 0 to 7");
+				return -EINVAL;
+			}
+		}
+		memcpy(cfg->dscp_prio, map, RUE_NDSCP);
+	}
+	rue_nl_u8(tb[RUE_A_CC_ECN], &cfg->ecn);
+	rue_nl_u8(tb[RUE_A_CC_CNP_DSCP], &cfg->cnp_dscp);
+	rue_nl_u8(tb[RUE_A_CC_CNP_PRIO], &cfg->cnp_prio);
+	rue_nl_u8(tb[RUE_A_CC_NP_ENABLE], &cfg->np_enable);
+	rue_nl_u8(tb[RUE_A_CC_RP_ENABLE], &cfg->rp_enable);
+	rue_nl_u32(tb[RUE_A_CC_MIN_TIME_BETWEEN_CNPS], &cfg->min_time_between_cnps);
+	rue_nl_u32(tb[RUE_A_CC_DCE_TCP_G], &d->dce_tcp_g);
+	rue_nl_u32(tb[RUE_A_CC_DCE_TCP_RTT], &d->dce_tcp_rtt);
+	rue_nl_u32(tb[RUE_A_CC_INITIAL_ALPHA], &d->initial_alpha);
+	rue_nl_u32(tb[RUE_A_CC_RATE_REDUCE_MONITOR_PERIOD], &d->rate_reduce_monitor_period);
+	rue_nl_u32(tb[RUE_A_CC_RPG_GD], &d->rpg_gd);
+	rue_nl_u32(tb[RUE_A_CC_RPG_MIN_DEC_FAC], &d->rpg_min_dec_fac);
+	rue_nl_u32(tb[RUE_A_CC_RPG_MIN_RATE], &d->rpg_min_rate);
+	rue_nl_u32(tb[RUE_A_CC_RPG_MAX_RATE], &cfg->rpg_max_rate);
+	rue_nl_u32(tb[RUE_A_CC_RATE_TO_SET_ON_FIRST_CNP], &d->rate_to_set_on_first_cnp);
+	rue_nl_flag(tb[RUE_A_CC_CLAMP_TGT_RATE], &d->clamp_tgt_rate);
+	rue_nl_flag(tb[RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC], &d->clamp_tgt_rate_after_time_inc);
+	rue_nl_u32(tb[RUE_A_CC_RPG_TIME_RESET], &d->rpg_time_reset);
+	rue_nl_u32(tb[RUE_A_CC_RPG_BYTE_RESET], &d->rpg_byte_reset);
+	rue_nl_u32(tb[RUE_A_CC_RPG_THRESHOLD], &d->rpg_threshold);
+	rue_nl_u32(tb[RUE_A_CC_RPG_AI_RATE], &d->rpg_ai_rate);
+	rue_nl_u32(tb[RUE_A_CC_RPG_HAI_RATE], &d->rpg_hai_rate);
+	return 0;
+}
+
+static int rue_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[RUE_A_CC_MAX + 1];
+	struct rue_cc_cfg *cfg;
+	struct rue_dev *rdev;
+	int err;
+
+	if (!info->attrs[RUE_A_DEV_CC]) {
+		GENL_SET_ERR_MSG(info, "nothing to set");
+		return -EINVAL;
+	}
+	/* validated against rue_cc_policy with the request */
+	err = nla_parse_nested(tb, RUE_A_CC_MAX, info->attrs[RUE_A_DEV_CC],
+			       rue_cc_policy, info->extack);
+	if (err)
+		return err;
+	rdev = rue_nl_dev_from_attrs(info);
+	if (IS_ERR(rdev)) {
+		GENL_SET_ERR_MSG(info, "a device index or name is required");
+		return PTR_ERR(rdev);
+	}
+	if (!rdev) {
+		GENL_SET_ERR_MSG(info, "no such rue device");
+		return -ENODEV;
+	}
+
+	mutex_lock(&rdev->cc_lock);
+	cfg = kmemdup(rcu_dereference_protected(rdev->cc,
+						lockdep_is_held(&rdev->cc_lock)),
+		      sizeof(*cfg), GFP_KERNEL);
+	if (!cfg) {
+		err = -ENOMEM;
+		goto out_unlock;
+	}
+	err = rue_nl_cc_apply(cfg, tb, info->extack);
+	if (err) {
+		kfree(cfg);
+		goto out_unlock;
+	}
+	rue_cc_replace(rdev, cfg);
+out_unlock:
+	mutex_unlock(&rdev->cc_lock);
+	rue_dev_put(rdev);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* QPs                                                                 */
+
+static int rue_nl_put_qp(struct sk_buff *msg, struct rue_qp *qp)
+{
+	const struct rue_cc_cfg *cfg = rcu_dereference(qp->rdev->cc);
+	struct rue_qp_cc *cc = &qp->cc;
+	struct rue_dcqcn s;
+	struct nlattr *nest;
+
+	spin_lock_bh(&cc->lock);
+	rue_dcqcn_advance(&cc->dcqcn, &cfg->dcqcn, ktime_get_ns());
+	s = cc->dcqcn;
+	spin_unlock_bh(&cc->lock);
+
+	nest = nla_nest_start(msg, RUE_A_DEV_QP);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RUE_A_QP_NUM, qp->ibqp.qp_num) ||
+	    nla_put_u8(msg, RUE_A_QP_TYPE, qp->ibqp.qp_type) ||
+	    nla_put_u8(msg, RUE_A_QP_STATE, READ_ONCE(qp->state)) ||
+	    nla_put_u32(msg, RUE_A_QP_DEST_NUM, qp->dest_qpn) ||
+	    nla_put_u8(msg, RUE_A_QP_PRIO, rue_cc_prio(cfg, qp->av.tclass)) ||
+	    nla_put_u8(msg, RUE_A_QP_DSCP, qp->av.tclass >> 2) ||
+	    nla_put_u8(msg, RUE_A_QP_CC_LIMITED, s.limited) ||
+	    nla_put_u32(msg, RUE_A_QP_CC_RATE, s.rc / 1000) ||
+	    nla_put_u32(msg, RUE_A_QP_CC_TARGET, s.rt / 1000) ||
+	    nla_put_u32(msg, RUE_A_QP_CC_ALPHA, s.alpha) ||
+	    nla_put_u64_64bit(msg, RUE_A_QP_CNP_SENT,
+			      atomic64_read(&cc->cnp_sent), RUE_A_QP_PAD) ||
+	    nla_put_u64_64bit(msg, RUE_A_QP_CNP_HANDLED,
+			      atomic64_read(&cc->cnp_handled), RUE_A_QP_PAD) ||
+	    nla_put_u64_64bit(msg, RUE_A_QP_ECN_MARKED,
+			      atomic64_read(&cc->ecn_marked), RUE_A_QP_PAD) ||
+	    nla_put_u64_64bit(msg, RUE_A_QP_TX_BYTES, READ_ONCE(cc->tx_bytes),
+			      RUE_A_QP_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * Dump one device's QPs, in QPN order: cb->args[0] is the device index
+ * plus one once found, cb->args[1] the next QPN.  QPs are read under
+ * RCU: destroy_qp unpublishes a QP and waits a grace period before the
+ * core frees it.
+ */
+#define RUE_NL_QPN_END	BIT(24)
+
+static int rue_nl_qp_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	unsigned long qpn = cb->args[1];
+	struct rue_dev *rdev;
+	struct rue_qp *qp;
+	void *hdr;
+	int err = 0;
+
+	if (!cb->args[0]) {
+		struct nlattr *tb[RUE_A_DEV_MAX + 1];
+		struct genl_info info = { .attrs = tb, .extack = cb->extack };
+
+		err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, RUE_A_DEV_MAX,
+				  rue_dev_policy, cb->extack);
+		if (err)
+			return err;
+		rdev = rue_nl_dev_from_attrs(&info);
+		if (IS_ERR(rdev)) {
+			NL_SET_ERR_MSG(cb->extack, "a device index or name is required");
+			return PTR_ERR(rdev);
+		}
+		if (!rdev) {
+			NL_SET_ERR_MSG(cb->extack, "no such rue device");
+			return -ENODEV;
+		}
+		cb->args[0] = rdev->ibdev.index + 1;
+	} else {
+		rdev = rue_dev_get_by_index(cb->args[0] - 1);
+		if (IS_ERR_OR_NULL(rdev))
+			return 0;	/* gone since: the dump ends */
+	}
+
+	rcu_read_lock();
+	xa_for_each_start(&rdev->qps, qpn, qp, qpn) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &rue_genl_family,
+				  NLM_F_MULTI, RUE_CMD_QP_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		if (nla_put_u32(skb, RUE_A_DEV_INDEX, rdev->ibdev.index) ||
+		    nla_put_string(skb, RUE_A_DEV_NAME, dev_name(&rdev->ibdev.dev)) ||
+		    rue_nl_put_qp(skb, qp)) {
+			genlmsg_cancel(skb, hdr);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	rcu_read_unlock();
+	/* all dumped: the next call finds nothing past any QPN and ends */
+	cb->args[1] = err ? qpn : RUE_NL_QPN_END;
+	rue_dev_put(rdev);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
 static const struct genl_small_ops rue_genl_ops[] = {
 	{
 		.cmd = RUE_CMD_DEV_GET,
 		.validate = GENL_DONT_VALIDATE_DUMP,
 		.doit = rue_nl_dev_get_doit,
 		.dumpit = rue_nl_dev_get_dumpit,
+	},
+	{
+		.cmd = RUE_CMD_CC_GET,
+		.validate = GENL_DONT_VALIDATE_DUMP,
+		.doit = rue_nl_cc_get_doit,
+		.dumpit = rue_nl_cc_get_dumpit,
+	},
+	{
+		.cmd = RUE_CMD_CC_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = rue_nl_cc_set_doit,
+	},
+	{
+		.cmd = RUE_CMD_QP_GET,
+		.validate = GENL_DONT_VALIDATE_DUMP,
+		.dumpit = rue_nl_qp_get_dumpit,
 	},
 };
 

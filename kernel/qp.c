@@ -29,6 +29,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "caps.h"
+#include "cc.h"
 #include "cq.h"
 #include "device.h"
 #include "mr.h"
@@ -156,6 +157,7 @@ static void rue_qp_err_work(struct work_struct *work)
 	struct rue_qp *qp = container_of(work, struct rue_qp, err_work);
 
 	rue_req_stop(qp);
+	rue_cc_qp_stop(qp);
 	rue_qp_flush(qp);
 	if (qp->srq)
 		rue_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
@@ -219,14 +221,18 @@ void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list)
 	struct sk_buff *skb;
 	bool resend = false;
 	int ret;
+	u8 tos;
 
 	if (skb_queue_empty(list))
 		return;
 	local_bh_disable();
 	while ((skb = __skb_dequeue(list))) {
+		rcu_read_lock();
+		rue_cc_mark(qp, skb, &tos);
+		rcu_read_unlock();
 		ret = rue_xmit(qp->rdev, &qp->av, &qp->dst_cache, qp->sport,
 			       htons(ROCE_V2_UDP_DPORT), skb,
-			       rue_tx_cb(skb)->pad);
+			       rue_tx_cb(skb)->pad, tos);
 		if (ret >= 0)
 			WRITE_ONCE(qp->loop, ret == RUE_XMIT_LOCAL);
 		if (ret == -EMSGSIZE) {
@@ -239,6 +245,21 @@ void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list)
 		rue_req_resend(qp);
 }
 
+/* What @list will take on the wire, for rate control. */
+static u32 rue_qp_wire_bytes(const struct rue_qp *qp,
+			     const struct sk_buff_head *list)
+{
+	u32 hdrs = ETH_HLEN + sizeof(struct udphdr) + RUE_ICRC_BYTES +
+		   (qp->av.network_type == RDMA_NETWORK_IPV4 ?
+		    sizeof(struct iphdr) : sizeof(struct ipv6hdr));
+	struct sk_buff *skb;
+	u32 bytes = 0;
+
+	skb_queue_walk(list, skb)
+		bytes += skb->len + rue_tx_cb(skb)->pad + hdrs;
+	return bytes;
+}
+
 static int rue_qp_tx(struct rue_qp *qp, int budget)
 {
 	struct sk_buff_head out;
@@ -246,6 +267,9 @@ static int rue_qp_tx(struct rue_qp *qp, int budget)
 	int n;
 
 	__skb_queue_head_init(&out);
+	budget = rue_cc_tx_budget(qp, budget);
+	if (!budget)
+		return 0;	/* kicked by the pacing timer */
 	budget = rue_txq_room(qp, budget);
 	if (!budget)
 		return 0;	/* kicked when the device's queue has room */
@@ -259,6 +283,7 @@ static int rue_qp_tx(struct rue_qp *qp, int budget)
 		    READ_ONCE(qp->resp.ack_pending))
 			n = rue_resp_tx(qp, budget, &out);
 		n += rue_req_tx(qp, budget - n, &out, &error);
+		rue_cc_tx_done(qp, rue_qp_wire_bytes(qp, &out));
 		rue_qp_send_list(qp, &out);
 	} else {
 		local_bh_disable();
@@ -504,6 +529,7 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	INIT_LIST_HEAD(&qp->txq_node);
 	INIT_WORK(&qp->err_work, rue_qp_err_work);
 	rue_req_init(qp);
+	rue_cc_qp_init(qp);
 	qp->state = IB_QPS_RESET;
 	qp->scq = to_rue_cq(init->send_cq);
 	qp->rcq = to_rue_cq(init->recv_cq);
@@ -573,12 +599,14 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rue_qp_put(qp);
 	wait_for_completion(&qp->released);
 	rue_req_stop(qp);
+	rue_cc_qp_stop(qp);
 	cancel_work_sync(&qp->tx_work);
 	/* In ERR it waits no more; then no write_space call kicks it. */
 	rue_txq_cancel(qp);
 	cancel_work_sync(&qp->tx_work);
 	cancel_work_sync(&qp->err_work);
 	rue_req_stop(qp);
+	rue_cc_qp_stop(qp);
 
 	/* Nothing runs any more: drop references without completions. */
 	spin_lock_bh(&qp->req.lock);
@@ -701,8 +729,10 @@ static void rue_qp_enter(struct rue_qp *qp, enum ib_qp_state state)
 		rue_resp_start(qp);
 		break;
 	case IB_QPS_RTS:
-		if (qp->state == IB_QPS_RTR)
+		if (qp->state == IB_QPS_RTR) {
 			rue_req_start(qp);
+			rue_cc_qp_start(qp);
+		}
 		break;
 	default:
 		break;
@@ -738,8 +768,10 @@ static int rue_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			return err;
 	}
 
-	if (next == IB_QPS_RESET || next == IB_QPS_ERR)
+	if (next == IB_QPS_RESET || next == IB_QPS_ERR) {
 		rue_req_stop(qp);
+		rue_cc_qp_stop(qp);
+	}
 
 	spin_lock_bh(&qp->req.lock);
 	spin_lock(&qp->resp.lock);

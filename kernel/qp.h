@@ -13,6 +13,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "ah.h"
+#include "cc.h"
 #include "queue.h"
 #include "rq.h"
 
@@ -180,6 +181,7 @@ struct rue_qp {
 	struct work_struct tx_work;
 	struct work_struct err_work;	/* flush after an error in softirq */
 	struct list_head txq_node;	/* waiting for room (txq.c) */
+	struct rue_qp_cc cc;		/* rate control (cc.c) */
 };
 
 static inline struct rue_qp *to_rue_qp(struct ib_qp *ibqp)

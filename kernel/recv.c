@@ -23,8 +23,10 @@
 #include <linux/udp.h>
 #include <net/addrconf.h>
 #include <net/dsfield.h>
+#include <net/inet_ecn.h>
 
 #include "ah.h"
+#include "cc.h"
 #include "device.h"
 #include "icrc.h"
 #include "loop.h"
@@ -162,6 +164,9 @@ static void rue_recv_rc(struct rue_qp *qp, struct rue_pkt *pkt)
 	struct sk_buff_head out;
 	bool error = false, event = false, run;
 
+	/* congestion experienced: tell the sender (cc.c) */
+	if (unlikely(INET_ECN_is_ce(pkt->tos)) && !pkt->local)
+		rue_cc_ce_rcv(qp, pkt);
 	__skb_queue_head_init(&out);
 	if (pkt->mask & RUE_OPM_REQ)
 		run = rue_resp_rcv(qp, pkt, &out, &error, &event);
@@ -183,7 +188,7 @@ static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 	struct rue_qp *qp;
 
 	if (pkt->mask & RUE_OPM_CNP) {
-		/* Congestion notification: no rate control yet, count it. */
+		rue_cc_cnp_rcv(rdev, pkt);
 		return;
 	}
 

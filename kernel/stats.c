@@ -35,6 +35,11 @@ static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_ERR_NAK_RCVD].name = "error_nak_rcvd",
 	[RUE_STAT_IMPLIED_NAKS].name = "implied_nak_seq_err",
 	[RUE_STAT_CQ_OVERFLOWS].name = "cq_overflows",
+	/* as mlx5 names them */
+	[RUE_STAT_NP_ECN_MARKED].name = "np_ecn_marked_roce_packets",
+	[RUE_STAT_NP_CNP_SENT].name = "np_cnp_sent",
+	[RUE_STAT_RP_CNP_HANDLED].name = "rp_cnp_handled",
+	[RUE_STAT_RP_CNP_IGNORED].name = "rp_cnp_ignored",
 };
 
 u64 rue_stat_read(struct rue_dev *rdev, enum rue_stat idx)

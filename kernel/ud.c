@@ -18,6 +18,7 @@
 #include <net/ipv6.h>
 #include <rdma/ib_mad.h>
 
+#include "cc.h"
 #include "cq.h"
 #include "device.h"
 #include "pkt.h"
@@ -98,9 +99,11 @@ int rue_ud_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 {
 	struct rue_req *req = &qp->req;
 	struct sk_buff *skb;
+	const struct rue_cc_cfg *cfg;
 	struct rue_av av;
 	__be16 sport;
 	int n = 0;
+	u8 tos;
 
 	spin_lock_bh(&req->lock);
 	while (n < budget && qp->state == IB_QPS_RTS &&
@@ -117,8 +120,13 @@ int rue_ud_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 		av = w->av;
 		sport = rue_ud_sport(qp, &av, w->sqe.remote_qpn);
 		spin_unlock_bh(&req->lock);
+		rcu_read_lock();
+		cfg = rcu_dereference(qp->rdev->cc);
+		tos = rue_cc_data_tos(cfg, av.tclass);
+		skb->priority = rue_cc_prio(cfg, av.tclass);
+		rcu_read_unlock();
 		rue_xmit(qp->rdev, &av, NULL, sport, htons(ROCE_V2_UDP_DPORT),
-			 skb, rue_tx_cb(skb)->pad);
+			 skb, rue_tx_cb(skb)->pad, tos);
 		n++;
 		spin_lock_bh(&req->lock);
 	}

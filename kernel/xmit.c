@@ -182,7 +182,7 @@ static struct dst_entry *rue_route6(struct rue_dev *rdev, const struct rue_av *a
 	return dst;
 }
 
-static void rue_push_ip4(struct sk_buff *skb, const struct rue_av *av)
+static void rue_push_ip4(struct sk_buff *skb, const struct rue_av *av, u8 tos)
 {
 	struct iphdr *iph;
 
@@ -191,7 +191,7 @@ static void rue_push_ip4(struct sk_buff *skb, const struct rue_av *av)
 	iph = ip_hdr(skb);
 	iph->version = 4;
 	iph->ihl = sizeof(*iph) >> 2;
-	iph->tos = av->tclass;
+	iph->tos = tos;
 	iph->tot_len = htons(skb->len);
 	iph->id = 0;			/* DF set: no fragments to tell apart */
 	iph->frag_off = htons(IP_DF);
@@ -204,14 +204,14 @@ static void rue_push_ip4(struct sk_buff *skb, const struct rue_av *av)
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 }
 
-static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av)
+static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av, u8 tos)
 {
 	struct ipv6hdr *ip6h;
 
 	skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
 	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, av->tclass, htonl(av->flow_label) & IPV6_FLOWLABEL_MASK);
+	ip6_flow_hdr(ip6h, tos, htonl(av->flow_label) & IPV6_FLOWLABEL_MASK);
 	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = av->hop_limit ?: 64;
@@ -230,6 +230,7 @@ static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av)
  * @dport: UDP destination port
  * @skb: transport headers and payload, data at the BTH; consumed
  * @pad: pad bytes to append before the ICRC (the BTH says how many)
+ * @tos: the IPv4 TOS or IPv6 traffic class: DSCP and ECN (cc.c)
  *
  * Called with bottom halves disabled.  A packet whose route is local goes
  * to its device in memory (loop.c) instead.
@@ -241,7 +242,7 @@ static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av)
  */
 int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 	     struct dst_cache *dc, __be16 sport, __be16 dport,
-	     struct sk_buff *skb, unsigned int pad)
+	     struct sk_buff *skb, unsigned int pad, u8 tos)
 {
 	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
 	unsigned int len = skb->len;
@@ -263,7 +264,7 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 		err = PTR_ERR(dst);
 		goto drop;
 	}
-	if (rue_loop_deliver(rdev, av, dst, skb)) {
+	if (rue_loop_deliver(rdev, av, dst, skb, tos)) {
 		dst_release(dst);
 		rcu_read_unlock();
 		ret = RUE_XMIT_LOCAL;
@@ -287,9 +288,9 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 
 	rue_push_udp(skb, sport, dport);
 	if (v4)
-		rue_push_ip4(skb, av);
+		rue_push_ip4(skb, av, tos);
 	else
-		rue_push_ip6(skb, av);
+		rue_push_ip6(skb, av, tos);
 	put_unaligned_le32(rue_icrc(skb, skb_transport_offset(skb) +
 				    sizeof(struct udphdr), len - RUE_ICRC_BYTES),
 			   icrc);

@@ -15,6 +15,9 @@
 enum rue_cmd {
 	RUE_CMD_UNSPEC,
 	RUE_CMD_DEV_GET,	/* do: one device (DEV_INDEX or DEV_NAME); dump: all */
+	RUE_CMD_CC_GET,		/* do: one device's congestion control; dump: all */
+	RUE_CMD_CC_SET,		/* do: change what DEV_CC carries (admin) */
+	RUE_CMD_QP_GET,		/* dump: the QPs of one device (DEV_INDEX or DEV_NAME) */
 
 	__RUE_CMD_MAX,
 	RUE_CMD_MAX = __RUE_CMD_MAX - 1
@@ -35,6 +38,8 @@ enum rue_dev_attr {
 	RUE_A_DEV_GID,			/* nest: enum rue_gid_attr */
 	RUE_A_DEV_NODE_GUID,		/* u64, host order */
 	RUE_A_DEV_PAD,
+	RUE_A_DEV_CC,			/* nest: enum rue_cc_attr */
+	RUE_A_DEV_QP,			/* nest: enum rue_qp_attr */
 
 	__RUE_A_DEV_MAX,
 	RUE_A_DEV_MAX = __RUE_A_DEV_MAX - 1
@@ -55,6 +60,74 @@ enum rue_gid_type {
 	RUE_GID_TYPE_IB = 0,
 	RUE_GID_TYPE_ROCE_V1 = 1,
 	RUE_GID_TYPE_ROCE_V2 = 2,
+};
+
+/*
+ * Congestion control of a device (RUE_A_DEV_CC): ECN marking, the
+ * notification point (NP) that answers CE marks with CNPs, and the DCQCN
+ * reaction point (RP) of every QP.  Names and defaults follow the mlx5
+ * parameters of the same name (Documentation/congestion.md); times in
+ * microseconds, rates in Mb/s.  CC_SET takes any subset; values out of
+ * range are refused with the attribute named in the extended ACK.
+ */
+enum rue_cc_attr {
+	RUE_A_CC_UNSPEC,
+	RUE_A_CC_ECN,			/* u8: enum rue_ecn_mode, data packets */
+	RUE_A_CC_DSCP_PRIO,		/* binary: 64 bytes, priority of each DSCP */
+	RUE_A_CC_CNP_DSCP,		/* u8: DSCP of CNPs, ACKs and NAKs */
+	RUE_A_CC_CNP_PRIO,		/* u8: their priority (skb->priority) */
+	RUE_A_CC_NP_ENABLE,		/* u8: bit n = NP on for priority n */
+	RUE_A_CC_RP_ENABLE,		/* u8: bit n = DCQCN on for priority n */
+	RUE_A_CC_MIN_TIME_BETWEEN_CNPS,	/* u32: us, per QP */
+	RUE_A_CC_DCE_TCP_G,		/* u32: alpha gain g, in 1/1024 */
+	RUE_A_CC_DCE_TCP_RTT,		/* u32: us, alpha update period */
+	RUE_A_CC_INITIAL_ALPHA,		/* u32: alpha on the first CNP, 0..1023 */
+	RUE_A_CC_RATE_REDUCE_MONITOR_PERIOD, /* u32: us between cuts */
+	RUE_A_CC_RPG_GD,		/* u32: cut = RC * alpha / 2^gd */
+	RUE_A_CC_RPG_MIN_DEC_FAC,	/* u32: %, a cut leaves at least this */
+	RUE_A_CC_RPG_MIN_RATE,		/* u32: Mb/s */
+	RUE_A_CC_RPG_MAX_RATE,		/* u32: Mb/s, 0 = the link speed */
+	RUE_A_CC_RATE_TO_SET_ON_FIRST_CNP, /* u32: Mb/s, 0 = cut as usual */
+	RUE_A_CC_CLAMP_TGT_RATE,	/* u8: RT = RC on every cut */
+	RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC, /* u8: ... after a timer increase */
+	RUE_A_CC_RPG_TIME_RESET,	/* u32: us, increase timer T */
+	RUE_A_CC_RPG_BYTE_RESET,	/* u32: bytes, increase byte counter B */
+	RUE_A_CC_RPG_THRESHOLD,		/* u32: F, fast recovery steps */
+	RUE_A_CC_RPG_AI_RATE,		/* u32: Mb/s, additive increase */
+	RUE_A_CC_RPG_HAI_RATE,		/* u32: Mb/s, hyper increase */
+	RUE_A_CC_LINK_SPEED,		/* u32: Mb/s, read only: the netdev's */
+
+	__RUE_A_CC_MAX,
+	RUE_A_CC_MAX = __RUE_A_CC_MAX - 1
+};
+
+enum rue_ecn_mode {
+	RUE_ECN_OFF = 0,		/* Not-ECT */
+	RUE_ECN_ECT0 = 1,
+	RUE_ECN_ECT1 = 2,
+};
+
+/* One QP (RUE_A_DEV_QP), as RUE_CMD_QP_GET dumps it. */
+enum rue_qp_attr {
+	RUE_A_QP_UNSPEC,
+	RUE_A_QP_NUM,			/* u32 */
+	RUE_A_QP_TYPE,			/* u8: enum ib_qp_type */
+	RUE_A_QP_STATE,			/* u8: enum ib_qp_state */
+	RUE_A_QP_DEST_NUM,		/* u32: the peer QP (RC) */
+	RUE_A_QP_PRIO,			/* u8: priority from the DSCP map */
+	RUE_A_QP_DSCP,			/* u8 */
+	RUE_A_QP_CC_LIMITED,		/* u8: the rate limiter is on */
+	RUE_A_QP_CC_RATE,		/* u32: current rate RC, Mb/s */
+	RUE_A_QP_CC_TARGET,		/* u32: target rate RT, Mb/s */
+	RUE_A_QP_CC_ALPHA,		/* u32: alpha, in 1/1024 */
+	RUE_A_QP_CNP_SENT,		/* u64: as NP */
+	RUE_A_QP_CNP_HANDLED,		/* u64: as RP */
+	RUE_A_QP_ECN_MARKED,		/* u64: CE packets received */
+	RUE_A_QP_TX_BYTES,		/* u64: wire bytes sent by the engine */
+	RUE_A_QP_PAD,
+
+	__RUE_A_QP_MAX,
+	RUE_A_QP_MAX = __RUE_A_QP_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_RUE_NETLINK_H */
