@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "nl/result.h"
+#include "ruectl/cc.h"
 #include "ruectl/device.h"
+#include "ruectl/qp.h"
 
 namespace rue::cli {
 
@@ -28,6 +30,17 @@ class Backend {
   virtual nl::Result<std::vector<Device>> ListDevices() = 0;
   // The device named `name`; ENODEV when there is none.
   virtual nl::Result<Device> GetDevice(std::string_view name) = 0;
+
+  // The congestion control of every device, in the kernel's order.
+  virtual nl::Result<std::vector<DeviceCc>> ListCc() = 0;
+  // That of the device named `name`; ENODEV when there is none.
+  virtual nl::Result<DeviceCc> GetCc(std::string_view name) = 0;
+  // Changes what `changes` sets on the device named `name`, and nothing
+  // else; ENODEV when there is none, EPERM without CAP_NET_ADMIN.
+  virtual nl::Status SetCc(std::string_view name, const CcConfig& changes) = 0;
+
+  // The QPs of the device named `name`; ENODEV when there is none.
+  virtual nl::Result<std::vector<Qp>> ListQps(std::string_view name) = 0;
 };
 
 }  // namespace rue::cli

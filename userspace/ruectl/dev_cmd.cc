@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ruectl/dev_cmd.h"
 
-#include <cerrno>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "ruectl/dev_fields.h"
+#include "ruectl/errors.h"
 #include "ruectl/output.h"
 
 namespace rue::cli {
@@ -37,9 +36,7 @@ nl::Result<std::vector<Device>> Select(Backend& backend,
                                        std::optional<std::string_view> name) {
   if (!name) return backend.ListDevices();
   nl::Result<Device> device = backend.GetDevice(*name);
-  if (!device.ok() && device.error().code == ENODEV)
-    return nl::Error{ENODEV, "device \"" + std::string(*name) + "\" not found"};
-  if (!device.ok()) return device.error();
+  if (!device.ok()) return RequestError(device.error(), name);
   return std::vector<Device>{std::move(device).value()};
 }
 

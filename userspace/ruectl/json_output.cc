@@ -15,6 +15,9 @@ Json RecordJson(const Record& record, bool details);
 Json ValueJson(const Value& value, bool details) {
   if (const auto* number = std::get_if<uint64_t>(&value)) return *number;
   if (const auto* text = std::get_if<std::string>(&value)) return *text;
+  if (const auto* flag = std::get_if<Flag>(&value)) return flag->on;
+  if (const auto* numbers = std::get_if<Numbers>(&value))
+    return numbers->values;
   Json array = Json::array();
   for (const Record& child : std::get<List>(value))
     array.push_back(RecordJson(child, details));

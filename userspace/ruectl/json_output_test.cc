@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,41 @@ TEST(JsonOutputTest, PrettyIndentsByFour) {
             "        ]\n"
             "    }\n"
             "]\n");
+}
+
+struct Knob {
+  std::optional<uint64_t> level;
+  bool on;
+  std::vector<uint64_t> set;
+};
+
+constexpr Field<Knob> kKnobFields[] = {
+    {"level", Text::kKeyValue, Level::kBrief,
+     [](const Knob& k) { return k.level ? Value(*k.level) : Value(Absent{}); }},
+    {"on", Text::kKeyValue, Level::kBrief,
+     [](const Knob& k) {
+       return Value(Flag{k.on, "text only"});
+     }},
+    {"set", Text::kKeyValue, Level::kBrief,
+     [](const Knob& k) {
+       return Value(Numbers{k.set, "text only"});
+     }},
+};
+
+std::string KnobJson(const Knob& knob) {
+  Record record = MakeRecord(knob, kKnobFields);
+  return RenderJson(std::span(&record, 1), false, false);
+}
+
+TEST(JsonOutputTest, FlagsAreBooleansNumbersAreArrays) {
+  EXPECT_EQ(KnobJson({0, true, {3, 5}}),
+            "[{\"level\":0,\"on\":true,\"set\":[3,5]}]\n");
+  EXPECT_EQ(KnobJson({9, false, {}}),
+            "[{\"level\":9,\"on\":false,\"set\":[]}]\n");
+}
+
+TEST(JsonOutputTest, AbsentFieldsAreLeftOut) {
+  EXPECT_EQ(KnobJson({std::nullopt, true, {}}), "[{\"on\":true,\"set\":[]}]\n");
 }
 
 TEST(JsonOutputTest, EmptyArrayForNoRecords) {

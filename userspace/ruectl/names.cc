@@ -29,6 +29,16 @@ constexpr std::string_view kPhysStates[] = {
 };
 
 constexpr std::string_view kGidTypes[] = {"IB", "RoCEv1", "RoCEv2"};
+
+// Value 7 is unused.
+constexpr std::string_view kQpTypes[] = {
+    "SMI",           "GSI", "RC",         "UC",      "UD",      "RAW_IPV6",
+    "RAW_ETHERTYPE", "",    "RAW_PACKET", "XRC_INI", "XRC_TGT",
+};
+
+constexpr std::string_view kQpStates[] = {
+    "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR",
+};
 static_assert(RUE_GID_TYPE_IB == 0 && RUE_GID_TYPE_ROCE_V1 == 1 &&
               RUE_GID_TYPE_ROCE_V2 == 2);
 
@@ -79,6 +89,10 @@ std::string_view PhysStateName(uint8_t state) {
 }
 
 std::string_view GidTypeName(uint8_t type) { return Lookup(kGidTypes, type); }
+
+std::string_view QpTypeName(uint8_t type) { return Lookup(kQpTypes, type); }
+
+std::string_view QpStateName(uint8_t state) { return Lookup(kQpStates, state); }
 
 std::string FormatGuid(uint64_t guid) {
   char text[sizeof("0000:0000:0000:0000")];

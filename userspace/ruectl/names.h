@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // How ruectl spells the kernel's numbers: enum names (with an "UNKNOWN"
-// fallback), GUIDs and GIDs.
+// fallback), GUIDs and GIDs.  Congestion-control values, which "cc set"
+// also reads, are in cc_value.h.
 #ifndef RUE_RUECTL_NAMES_H_
 #define RUE_RUECTL_NAMES_H_
 
@@ -18,6 +19,10 @@ std::string_view PortStateName(uint8_t state);
 std::string_view PhysStateName(uint8_t state);
 // enum rue_gid_type: IB, RoCEv1, RoCEv2.
 std::string_view GidTypeName(uint8_t type);
+// enum ib_qp_type, as rdma(8) spells it: SMI, GSI, RC, UC, UD, ...
+std::string_view QpTypeName(uint8_t type);
+// enum ib_qp_state: RESET, INIT, RTR, RTS, SQD, SQE, ERR.
+std::string_view QpStateName(uint8_t state);
 
 // As rdma(8) prints GUIDs: four groups of four hex digits, "0011:2233:...".
 std::string FormatGuid(uint64_t guid);

@@ -42,6 +42,30 @@ TEST(NamesTest, GidTypes) {
   EXPECT_EQ(GidTypeName(3), "UNKNOWN");
 }
 
+TEST(NamesTest, QpTypes) {
+  EXPECT_EQ(QpTypeName(0), "SMI");
+  EXPECT_EQ(QpTypeName(1), "GSI");
+  EXPECT_EQ(QpTypeName(2), "RC");
+  EXPECT_EQ(QpTypeName(3), "UC");
+  EXPECT_EQ(QpTypeName(4), "UD");
+  EXPECT_EQ(QpTypeName(8), "RAW_PACKET");
+  EXPECT_EQ(QpTypeName(10), "XRC_TGT");
+  EXPECT_EQ(QpTypeName(7), "UNKNOWN");
+  EXPECT_EQ(QpTypeName(11), "UNKNOWN");
+  EXPECT_EQ(QpTypeName(255), "UNKNOWN");
+}
+
+TEST(NamesTest, QpStates) {
+  EXPECT_EQ(QpStateName(0), "RESET");
+  EXPECT_EQ(QpStateName(1), "INIT");
+  EXPECT_EQ(QpStateName(2), "RTR");
+  EXPECT_EQ(QpStateName(3), "RTS");
+  EXPECT_EQ(QpStateName(4), "SQD");
+  EXPECT_EQ(QpStateName(5), "SQE");
+  EXPECT_EQ(QpStateName(6), "ERR");
+  EXPECT_EQ(QpStateName(7), "UNKNOWN");
+}
+
 TEST(NamesTest, Guid) {
   EXPECT_EQ(FormatGuid(0x525400fffe123456ull), "5254:00ff:fe12:3456");
   EXPECT_EQ(FormatGuid(0), "0000:0000:0000:0000");

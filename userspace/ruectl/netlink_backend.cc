@@ -6,7 +6,9 @@
 #include <cerrno>
 #include <string>
 
+#include "ruectl/cc_attrs.h"
 #include "ruectl/device_parse.h"
+#include "ruectl/qp_parse.h"
 
 namespace rue::cli {
 namespace {
@@ -15,20 +17,41 @@ namespace {
 // have one.
 constexpr size_t kMaxDeviceName = 63;
 
-nl::Error BadReply(const nl::Error& error) {
+nl::Error BadReply(std::string_view what, const nl::Error& error) {
   return nl::Error{error.code,
-                   "bad device message from the kernel: " + error.message};
+                   "bad " + std::string(what) +
+                       " message from the kernel: " + error.message};
 }
 
-// A handler that parses each reply into a device and passes it on.
-nl::GenlHandler CollectDevices(std::vector<Device>& devices) {
-  return [&devices](const nl::GenlMessage& message) -> nl::Status {
-    nl::Result<Device> device = ParseDevice(message.attrs);
-    if (!device.ok()) return BadReply(device.error());
-    devices.push_back(std::move(device).value());
+// A handler that parses each reply with `parse` and passes the result on;
+// `what` names the replies in errors.
+template <typename T>
+nl::GenlHandler Collect(nl::Result<T> (*parse)(nl::Bytes),
+                        std::string_view what, std::vector<T>& out) {
+  return [parse, what, &out](const nl::GenlMessage& message) -> nl::Status {
+    nl::Result<T> item = parse(message.attrs);
+    if (!item.ok()) return BadReply(what, item.error());
+    out.push_back(std::move(item).value());
     return nl::Ok();
   };
 }
+
+nl::GenlHandler CollectDevices(std::vector<Device>& devices) {
+  return Collect(ParseDevice, "device", devices);
+}
+
+// The one reply a do request was to bring.
+template <typename T>
+nl::Result<T> OnlyReply(nl::Status done, std::vector<T>& replies,
+                        std::string_view what) {
+  if (!done.ok()) return done.error();
+  if (replies.size() != 1)
+    return nl::Error{
+        EPROTO, "expected one " + std::string(what) + " in the kernel's reply"};
+  return std::move(replies.front());
+}
+
+nl::Status IgnoreReply(const nl::GenlMessage&) { return nl::Ok(); }
 
 }  // namespace
 
@@ -67,10 +90,51 @@ nl::Result<Device> NetlinkBackend::GetDevice(std::string_view name) {
   nl::MessageBuilder request = Request(RUE_CMD_DEV_GET);
   request.PutString(RUE_A_DEV_NAME, name);
   nl::Status done = socket_->Do(request, CollectDevices(devices));
-  if (!done.ok()) return done.error();
-  if (devices.size() != 1)
-    return nl::Error{EPROTO, "expected one device in the kernel's reply"};
-  return std::move(devices.front());
+  return OnlyReply(std::move(done), devices, "device");
+}
+
+nl::Result<std::vector<DeviceCc>> NetlinkBackend::ListCc() {
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<DeviceCc> ccs;
+  nl::MessageBuilder request = Request(RUE_CMD_CC_GET);
+  nl::Status dumped =
+      socket_->Dump(request, Collect(ParseDeviceCc, "congestion control", ccs));
+  if (!dumped.ok()) return dumped.error();
+  return ccs;
+}
+
+nl::Result<DeviceCc> NetlinkBackend::GetCc(std::string_view name) {
+  if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<DeviceCc> ccs;
+  nl::MessageBuilder request = Request(RUE_CMD_CC_GET);
+  request.PutString(RUE_A_DEV_NAME, name);
+  nl::Status done =
+      socket_->Do(request, Collect(ParseDeviceCc, "congestion control", ccs));
+  return OnlyReply(std::move(done), ccs, "device");
+}
+
+nl::Status NetlinkBackend::SetCc(std::string_view name,
+                                 const CcConfig& changes) {
+  if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected;
+  nl::MessageBuilder request = CcSetRequest(family_.id, name, changes);
+  return socket_->Do(request, IgnoreReply);
+}
+
+nl::Result<std::vector<Qp>> NetlinkBackend::ListQps(std::string_view name) {
+  if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<Qp> qps;
+  nl::MessageBuilder request = Request(RUE_CMD_QP_GET);
+  request.PutString(RUE_A_DEV_NAME, name);
+  nl::Status dumped = socket_->Dump(request, Collect(ParseQp, "QP", qps));
+  if (!dumped.ok()) return dumped.error();
+  return qps;
 }
 
 }  // namespace rue::cli

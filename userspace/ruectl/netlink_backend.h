@@ -18,6 +18,10 @@ class NetlinkBackend : public Backend {
  public:
   nl::Result<std::vector<Device>> ListDevices() override;
   nl::Result<Device> GetDevice(std::string_view name) override;
+  nl::Result<std::vector<DeviceCc>> ListCc() override;
+  nl::Result<DeviceCc> GetCc(std::string_view name) override;
+  nl::Status SetCc(std::string_view name, const CcConfig& changes) override;
+  nl::Result<std::vector<Qp>> ListQps(std::string_view name) override;
 
  private:
   nl::Status Connect();

@@ -48,9 +48,40 @@ TEST_F(NetlinkBackendTest, UnknownDeviceIsENODEV) {
 }
 
 TEST_F(NetlinkBackendTest, OverlongNameIsENODEVWithoutAsking) {
-  nl::Result<Device> device = backend_.GetDevice(std::string(64, 'r'));
+  std::string overlong(64, 'r');
+  nl::Result<Device> device = backend_.GetDevice(overlong);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.error().code, ENODEV);
+  EXPECT_EQ(backend_.GetCc(overlong).error().code, ENODEV);
+  EXPECT_EQ(backend_.SetCc(overlong, CcConfig{}).error().code, ENODEV);
+  EXPECT_EQ(backend_.ListQps(overlong).error().code, ENODEV);
+}
+
+TEST_F(NetlinkBackendTest, CcAndQpsOrModuleNotLoaded) {
+  nl::Result<std::vector<DeviceCc>> ccs = backend_.ListCc();
+  if (RueLoaded()) {
+    // Before the kernel has RUE_CMD_CC_GET, genetlink says EOPNOTSUPP.
+    if (!ccs.ok()) {
+      EXPECT_EQ(ccs.error().code, EOPNOTSUPP);
+    }
+    return;
+  }
+  ASSERT_FALSE(ccs.ok());
+  EXPECT_EQ(ccs.error().message, kModuleNotLoaded);
+  nl::Result<std::vector<Qp>> qps = backend_.ListQps("rue0");
+  ASSERT_FALSE(qps.ok());
+  EXPECT_EQ(qps.error().message, kModuleNotLoaded);
+}
+
+TEST_F(NetlinkBackendTest, UnknownDeviceHasNoCcOrQps) {
+  if (!RueLoaded()) GTEST_SKIP() << "rue module not loaded";
+  nl::Result<DeviceCc> cc = backend_.GetCc("no-such-rue-device");
+  ASSERT_FALSE(cc.ok());
+  if (cc.error().code == EOPNOTSUPP) GTEST_SKIP() << "no RUE_CMD_CC_GET yet";
+  EXPECT_EQ(cc.error().code, ENODEV);
+  nl::Result<std::vector<Qp>> qps = backend_.ListQps("no-such-rue-device");
+  ASSERT_FALSE(qps.ok());
+  EXPECT_EQ(qps.error().code, ENODEV);
 }
 
 }  // namespace

@@ -22,14 +22,35 @@ namespace rue::cli {
 struct Record;
 using List = std::vector<Record>;
 
-// A number, a string, or a list of sub-records (e.g. a device's GIDs,
-// which the text output puts on indented lines below their owner).
-using Value = std::variant<uint64_t, std::string, List>;
+// A yes-or-no value: a JSON boolean, and in text the word `text` the
+// field chose ("on", "yes", ...).
+struct Flag {
+  bool on;
+  std::string text;
+};
+
+// A set of numbers (priorities, a DSCP map): a JSON array, and in text
+// the compact spelling `text` the field chose ("0-3,5").
+struct Numbers {
+  std::vector<uint64_t> values;
+  std::string text;
+};
+
+// What the kernel did not report: neither output shows the field, so that
+// a missing value never reads as a zero.
+struct Absent {};
+
+// A number, a string, a flag, a set of numbers, a list of sub-records
+// (e.g. a device's GIDs, which the text output puts on indented lines
+// below their owner), or nothing.
+using Value = std::variant<uint64_t, std::string, List, Flag, Numbers, Absent>;
 
 // Where the text output puts a scalar field.
 enum class Text : uint8_t {
   kKeyValue,  // "key value", in line
   kName,      // "value:", naming the record at the start of its line
+  kLine,      // "key value", starting a new line below the record's first,
+              // indented one level, for records too long for one line
 };
 
 // Which output shows a field.
@@ -77,7 +98,8 @@ List MakeList(std::span<const T> objects,
 
 // Whether output shows `cell`, given -d.
 inline bool Shown(const Cell& cell, bool details) {
-  return details || cell.level == Level::kBrief;
+  return (details || cell.level == Level::kBrief) &&
+         !std::holds_alternative<Absent>(cell.value);
 }
 
 }  // namespace rue::cli

@@ -3,9 +3,11 @@
 
 #include <cerrno>
 
+#include "ruectl/cc_cmd.h"
 #include "ruectl/command.h"
 #include "ruectl/dev_cmd.h"
 #include "ruectl/options.h"
+#include "ruectl/qp_cmd.h"
 
 #ifndef RUE_VERSION
 #define RUE_VERSION "unknown"
@@ -19,7 +21,7 @@ constexpr std::string_view kUsage =
     "Usage: ruectl [ OPTIONS ] OBJECT { COMMAND | help }\n"
     "       ruectl help\n"
     "\n"
-    "OBJECT := { dev }\n"
+    "OBJECT := { dev | cc | qp }\n"
     "OPTIONS:\n"
     "  -j, --json      print JSON\n"
     "  -p, --pretty    indent the JSON\n"
@@ -33,7 +35,10 @@ constexpr std::string_view kUsage =
     "Examples:\n"
     "  ruectl dev\n"
     "  ruectl d s rue0\n"
-    "  ruectl -j -p dev show rue0\n";
+    "  ruectl -j -p dev show rue0\n"
+    "  ruectl cc show rue0\n"
+    "  ruectl cc set rue0 ecn ect0\n"
+    "  ruectl qp show rue0\n";
 
 constexpr std::string_view kVersion = "ruectl utility, rue-" RUE_VERSION "\n";
 
@@ -46,6 +51,8 @@ nl::Status Help(Context& context, Args& args) {
 
 constexpr Command kObjects[] = {
     {"dev", RunDev},
+    {"cc", RunCc},
+    {"qp", RunQp},
     {"help", Help},
 };
 

@@ -51,6 +51,49 @@ TEST_F(RuectlTest, JsonPrettyDetails) {
   EXPECT_NE(out_.str().find("\"netdev-index\": 3"), std::string::npos);
 }
 
+TEST_F(RuectlTest, CcShow) {
+  EXPECT_EQ(Run({"cc", "show", "rue1"}), 0);
+  EXPECT_EQ(out_.str(), "1: rue1:\n    ecn off\n    link-speed 10000\n");
+  EXPECT_EQ(err_.str(), "");
+}
+
+TEST_F(RuectlTest, CcShowJsonDetails) {
+  EXPECT_EQ(Run({"-jd", "cc", "sh", "rue0"}), 0);
+  EXPECT_TRUE(out_.str().starts_with(
+      "[{\"index\":0,\"name\":\"rue0\",\"ecn\":\"ect0\","))
+      << out_.str();
+  EXPECT_NE(out_.str().find(",\"dscp-prio\":[0,0,"), std::string::npos);
+}
+
+TEST_F(RuectlTest, CcSet) {
+  EXPECT_EQ(Run({"cc", "set", "rue0", "ecn", "ect0", "cnp-dscp", "46"}), 0);
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_EQ(err_.str(), "");
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  EXPECT_EQ(backend_.sets()[0].second.cnp_dscp, 46u);
+}
+
+TEST_F(RuectlTest, CcSetWithoutPermission) {
+  backend_.FailSetWith({EPERM, ""});
+  EXPECT_EQ(Run({"cc", "set", "rue0", "ecn", "off"}), 1);
+  EXPECT_EQ(err_.str(),
+            "ruectl: Operation not permitted (changing congestion control "
+            "needs CAP_NET_ADMIN)\n");
+}
+
+TEST_F(RuectlTest, CcSetRefusedWithExtack) {
+  backend_.FailSetWith({ERANGE, "rpg-max-rate above the link speed"});
+  EXPECT_EQ(Run({"cc", "set", "rue0", "rpg-max-rate", "400000"}), 1);
+  EXPECT_EQ(err_.str(), "ruectl: rpg-max-rate above the link speed\n");
+}
+
+TEST_F(RuectlTest, QpShow) {
+  EXPECT_EQ(Run({"qp", "show", "rue0"}), 0);
+  EXPECT_TRUE(out_.str().starts_with("dev rue0 qpn 1 type GSI state RTS "))
+      << out_.str();
+  EXPECT_NE(out_.str().find("\ndev rue0 qpn 17 type RC "), std::string::npos);
+}
+
 TEST_F(RuectlTest, Version) {
   EXPECT_EQ(Run({"-V"}), 0);
   EXPECT_TRUE(out_.str().starts_with("ruectl utility, rue-")) << out_.str();
@@ -121,7 +164,50 @@ INSTANTIATE_TEST_SUITE_P(
             "HelpWithArgument", {"help", "me"}, "unexpected argument \"me\""},
         BadInput{"OptionAfterObject",
                  {"dev", "-j"},
-                 "unknown command \"-j\"; try \"ruectl dev help\""}),
+                 "unknown command \"-j\"; try \"ruectl dev help\""},
+        BadInput{"CcUnknownCommand",
+                 {"cc", "frob"},
+                 "unknown command \"frob\"; try \"ruectl cc help\""},
+        BadInput{"CcDeviceNotFound",
+                 {"cc", "show", "rue9"},
+                 "device \"rue9\" not found"},
+        BadInput{"CcSetNoDevice", {"cc", "set"}, "missing DEV"},
+        BadInput{"CcSetNoPairs", {"cc", "set", "rue0"}, "missing KEY VALUE"},
+        BadInput{"CcSetNoValue",
+                 {"cc", "set", "rue0", "ecn"},
+                 "missing value for ecn"},
+        BadInput{"CcSetUnknownKey",
+                 {"cc", "set", "rue0", "speed", "1"},
+                 "unknown cc parameter \"speed\"; try \"ruectl cc help\""},
+        BadInput{"CcSetReadOnly",
+                 {"cc", "set", "rue0", "link-speed", "1"},
+                 "link-speed is read only"},
+        BadInput{"CcSetBadEcn",
+                 {"cc", "set", "rue0", "ecn", "ce"},
+                 "invalid ecn \"ce\": expected off, ect0 or ect1"},
+        BadInput{"CcSetBadDscp",
+                 {"cc", "set", "rue0", "cnp-dscp", "64"},
+                 "invalid cnp-dscp \"64\": out of range 0-63"},
+        BadInput{"CcSetBadPrios",
+                 {"cc", "set", "rue0", "np-enable", "3,9"},
+                 "invalid np-enable \"3,9\": priority \"9\": out of range "
+                 "0-7"},
+        BadInput{"CcSetBadDscpPrio",
+                 {"cc", "set", "rue0", "dscp-prio", "26=3"},
+                 "invalid dscp-prio \"26=3\": entry \"26=3\" is not "
+                 "DSCP:PRIO"},
+        BadInput{"CcSetMissingDevice",
+                 {"cc", "set", "rue9", "ecn", "off"},
+                 "device \"rue9\" not found"},
+        BadInput{"QpUnknownCommand",
+                 {"qp", "frob"},
+                 "unknown command \"frob\"; try \"ruectl qp help\""},
+        BadInput{"QpDeviceNotFound",
+                 {"qp", "show", "rue9"},
+                 "device \"rue9\" not found"},
+        BadInput{"QpExtraArgument",
+                 {"qp", "show", "rue0", "17"},
+                 "unexpected argument \"17\""}),
     [](const ::testing::TestParamInfo<BadInput>& info) {
       return std::string(info.param.name);
     });

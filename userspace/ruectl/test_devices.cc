@@ -45,9 +45,90 @@ Device Rue1() {
   return d;
 }
 
+DscpMap SampleDscpMap() {
+  DscpMap map;
+  for (size_t dscp = 0; dscp < map.size(); ++dscp) map[dscp] = dscp / 8;
+  map[34] = 3;  // AF41, from 4
+  return map;
+}
+
+DeviceCc Rue0Cc() {
+  DeviceCc d{0, "rue0", {}};
+  CcConfig& cc = d.cc;
+  cc.ecn = RUE_ECN_ECT0;
+  cc.dscp_prio = SampleDscpMap();
+  cc.cnp_dscp = 48;
+  cc.cnp_prio = 6;
+  cc.np_enable = 0xe8;  // 3, 5-7
+  cc.rp_enable = 0xe8;
+  cc.min_time_between_cnps = 4;
+  cc.dce_tcp_g = 1019;
+  cc.dce_tcp_rtt = 1;
+  cc.initial_alpha = 1023;
+  cc.rate_reduce_monitor_period = 4;
+  cc.rpg_gd = 11;
+  cc.rpg_min_dec_fac = 50;
+  cc.rpg_min_rate = 1;
+  cc.rpg_max_rate = 0;
+  cc.rate_to_set_on_first_cnp = 0;
+  cc.clamp_tgt_rate = 0;
+  cc.clamp_tgt_rate_after_time_inc = 1;
+  cc.rpg_time_reset = 300;
+  cc.rpg_byte_reset = 32767;
+  cc.rpg_threshold = 1;
+  cc.rpg_ai_rate = 5;
+  cc.rpg_hai_rate = 50;
+  cc.link_speed = 25000;
+  return d;
+}
+
+DeviceCc Rue1Cc() {
+  DeviceCc d{1, "rue1", {}};
+  d.cc.ecn = RUE_ECN_OFF;
+  d.cc.link_speed = 10000;
+  return d;
+}
+
+Qp GsiQp() {
+  Qp qp;
+  qp.dev_index = 0;
+  qp.dev = "rue0";
+  qp.qpn = 1;
+  qp.type = 1;   // IB_QPT_GSI
+  qp.state = 3;  // IB_QPS_RTS
+  qp.prio = 0;
+  qp.dscp = 0;
+  return qp;
+}
+
+Qp RcQp() {
+  Qp qp;
+  qp.dev_index = 0;
+  qp.dev = "rue0";
+  qp.qpn = 17;
+  qp.type = 2;   // IB_QPT_RC
+  qp.state = 3;  // IB_QPS_RTS
+  qp.dest_qpn = 18;
+  qp.prio = 3;
+  qp.dscp = 26;
+  qp.limited = true;
+  qp.rate = 12500;
+  qp.target = 18750;
+  qp.alpha = 512;
+  qp.cnp_sent = 0;
+  qp.cnp_handled = 4;
+  qp.ecn_marked = 0;
+  qp.tx_bytes = 1234567;
+  return qp;
+}
+
 }  // namespace
 
 std::vector<Device> SampleDevices() { return {Rue0(), Rue1()}; }
+
+std::vector<DeviceCc> SampleCc() { return {Rue0Cc(), Rue1Cc()}; }
+
+std::vector<Qp> SampleQps() { return {GsiQp(), RcQp()}; }
 
 nl::Result<std::vector<Device>> FakeBackend::ListDevices() {
   ++requests_;
@@ -62,6 +143,48 @@ nl::Result<Device> FakeBackend::GetDevice(std::string_view name) {
     if (device.name == name) return device;
   }
   return nl::Error{ENODEV, "no such rue device"};
+}
+
+bool FakeBackend::HasDevice(std::string_view name) const {
+  for (const Device& device : devices_) {
+    if (device.name == name) return true;
+  }
+  return false;
+}
+
+nl::Result<std::vector<DeviceCc>> FakeBackend::ListCc() {
+  ++requests_;
+  if (failure_) return *failure_;
+  return cc_;
+}
+
+nl::Result<DeviceCc> FakeBackend::GetCc(std::string_view name) {
+  ++requests_;
+  if (failure_) return *failure_;
+  for (const DeviceCc& cc : cc_) {
+    if (cc.name == name) return cc;
+  }
+  return nl::Error{ENODEV, "no such rue device"};
+}
+
+nl::Status FakeBackend::SetCc(std::string_view name, const CcConfig& changes) {
+  ++requests_;
+  if (failure_) return *failure_;
+  if (set_failure_) return *set_failure_;
+  if (!HasDevice(name)) return nl::Error{ENODEV, "no such rue device"};
+  sets_.emplace_back(name, changes);
+  return nl::Ok();
+}
+
+nl::Result<std::vector<Qp>> FakeBackend::ListQps(std::string_view name) {
+  ++requests_;
+  if (failure_) return *failure_;
+  if (!HasDevice(name)) return nl::Error{ENODEV, "no such rue device"};
+  std::vector<Qp> qps;
+  for (const Qp& qp : qps_) {
+    if (qp.dev == name) qps.push_back(qp);
+  }
+  return qps;
 }
 
 }  // namespace rue::cli::testing

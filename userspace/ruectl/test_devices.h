@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Test helpers: sample devices and a Backend that serves them.
+// Test helpers: sample devices, their congestion control and QPs, and a
+// Backend that serves them.
 #ifndef RUE_RUECTL_TEST_DEVICES_H_
 #define RUE_RUECTL_TEST_DEVICES_H_
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "nl/result.h"
 #include "ruectl/backend.h"
+#include "ruectl/cc.h"
 #include "ruectl/device.h"
+#include "ruectl/qp.h"
 
 namespace rue::cli::testing {
 
@@ -18,22 +23,51 @@ namespace rue::cli::testing {
 // IPv4-mapped one; rue1: down on eth1, with no GIDs.
 std::vector<Device> SampleDevices();
 
+// rue0: every parameter, the mlx5 defaults but ECN on (ect0), NP and RP on
+// for priorities 3 and 5-7, and DSCP 34 on priority 3 (the rest on
+// DSCP / 8); rue1: only ecn and link-speed (an older kernel's reply).
+std::vector<DeviceCc> SampleCc();
+
+// Two QPs on rue0: the GSI QP (no peer, no CC state) and an RC QP that
+// is rate limited.  None on rue1.
+std::vector<Qp> SampleQps();
+
 class FakeBackend : public Backend {
  public:
-  explicit FakeBackend(std::vector<Device> devices = SampleDevices())
-      : devices_(std::move(devices)) {}
+  explicit FakeBackend(std::vector<Device> devices = SampleDevices(),
+                       std::vector<DeviceCc> cc = SampleCc(),
+                       std::vector<Qp> qps = SampleQps())
+      : devices_(std::move(devices)),
+        cc_(std::move(cc)),
+        qps_(std::move(qps)) {}
 
   // Makes every request fail with `error`.
   void FailWith(nl::Error error) { failure_ = std::move(error); }
+  // Makes SetCc() alone fail with `error`.
+  void FailSetWith(nl::Error error) { set_failure_ = std::move(error); }
 
   nl::Result<std::vector<Device>> ListDevices() override;
   nl::Result<Device> GetDevice(std::string_view name) override;
+  nl::Result<std::vector<DeviceCc>> ListCc() override;
+  nl::Result<DeviceCc> GetCc(std::string_view name) override;
+  nl::Status SetCc(std::string_view name, const CcConfig& changes) override;
+  nl::Result<std::vector<Qp>> ListQps(std::string_view name) override;
 
   int requests() const { return requests_; }
+  // What SetCc() was asked, in order: device name and changes.
+  const std::vector<std::pair<std::string, CcConfig>>& sets() const {
+    return sets_;
+  }
 
  private:
+  bool HasDevice(std::string_view name) const;
+
   std::vector<Device> devices_;
+  std::vector<DeviceCc> cc_;
+  std::vector<Qp> qps_;
   std::optional<nl::Error> failure_;
+  std::optional<nl::Error> set_failure_;
+  std::vector<std::pair<std::string, CcConfig>> sets_;
   int requests_ = 0;
 };
 

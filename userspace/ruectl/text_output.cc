@@ -2,6 +2,7 @@
 #include "ruectl/text_output.h"
 
 #include <type_traits>
+#include <vector>
 
 namespace rue::cli {
 namespace {
@@ -11,6 +12,8 @@ constexpr size_t kIndent = 4;
 std::string ScalarText(const Value& value) {
   if (const auto* number = std::get_if<uint64_t>(&value))
     return std::to_string(*number);
+  if (const auto* flag = std::get_if<Flag>(&value)) return flag->text;
+  if (const auto* numbers = std::get_if<Numbers>(&value)) return numbers->text;
   return std::get<std::string>(value);
 }
 
@@ -19,17 +22,30 @@ std::string CellText(const Cell& cell) {
   return std::string(cell.key) + " " + ScalarText(cell.value);
 }
 
-void AppendRecord(std::string& out, const Record& record, bool details,
-                  size_t indent) {
-  std::string line(indent, ' ');
-  size_t bare = line.size();
+// The record's own lines: the first, then one per kLine cell.  A hidden or
+// absent kLine cell still breaks the line, so that the fields after it
+// keep their place.
+std::vector<std::string> RecordLines(const Record& record, bool details) {
+  std::vector<std::string> lines(1);
+  bool break_pending = false;
   for (const Cell& cell : record.cells) {
+    if (cell.text == Text::kLine) break_pending = true;
     if (!Shown(cell, details) || std::holds_alternative<List>(cell.value))
       continue;
-    if (line.size() > bare) line += ' ';
-    line += CellText(cell);
+    if (break_pending) lines.emplace_back();
+    break_pending = false;
+    if (!lines.back().empty()) lines.back() += ' ';
+    lines.back() += CellText(cell);
   }
-  out += line + "\n";
+  return lines;
+}
+
+void AppendRecord(std::string& out, const Record& record, bool details,
+                  size_t indent) {
+  std::vector<std::string> lines = RecordLines(record, details);
+  out += std::string(indent, ' ') + lines.front() + "\n";
+  for (size_t i = 1; i < lines.size(); ++i)
+    out += std::string(indent + kIndent, ' ') + lines[i] + "\n";
   for (const Cell& cell : record.cells) {
     const auto* list = std::get_if<List>(&cell.value);
     if (!list || !Shown(cell, details)) continue;

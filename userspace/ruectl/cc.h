@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// A rue device's congestion control as RUE_CMD_CC_GET describes it and
+// RUE_CMD_CC_SET changes it (enum rue_cc_attr in uapi/linux/rue_netlink.h).
+// Every parameter is optional: a reply may lack one (an older kernel), and
+// a change carries only what is to change.
+#ifndef RUE_RUECTL_CC_H_
+#define RUE_RUECTL_CC_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rue::cli {
+
+inline constexpr size_t kDscpCount = 64;
+inline constexpr unsigned kPrioCount = 8;
+
+using DscpMap = std::array<uint8_t, kDscpCount>;  // priority, by DSCP
+
+// The scalars are uint32_t whatever their width on the wire (cc_params.h
+// has it), so that one table can reach them all.
+struct CcConfig {
+  std::optional<uint32_t> ecn;  // enum rue_ecn_mode
+  std::optional<DscpMap> dscp_prio;
+  std::optional<uint32_t> cnp_dscp;
+  std::optional<uint32_t> cnp_prio;
+  std::optional<uint32_t> np_enable;                   // bit n: priority n
+  std::optional<uint32_t> rp_enable;                   // bit n: priority n
+  std::optional<uint32_t> min_time_between_cnps;       // us
+  std::optional<uint32_t> dce_tcp_g;                   // 1/1024
+  std::optional<uint32_t> dce_tcp_rtt;                 // us
+  std::optional<uint32_t> initial_alpha;               // 1/1024
+  std::optional<uint32_t> rate_reduce_monitor_period;  // us
+  std::optional<uint32_t> rpg_gd;
+  std::optional<uint32_t> rpg_min_dec_fac;                // %
+  std::optional<uint32_t> rpg_min_rate;                   // Mb/s
+  std::optional<uint32_t> rpg_max_rate;                   // Mb/s
+  std::optional<uint32_t> rate_to_set_on_first_cnp;       // Mb/s
+  std::optional<uint32_t> clamp_tgt_rate;                 // 0 or 1
+  std::optional<uint32_t> clamp_tgt_rate_after_time_inc;  // 0 or 1
+  std::optional<uint32_t> rpg_time_reset;                 // us
+  std::optional<uint32_t> rpg_byte_reset;                 // bytes
+  std::optional<uint32_t> rpg_threshold;
+  std::optional<uint32_t> rpg_ai_rate;   // Mb/s
+  std::optional<uint32_t> rpg_hai_rate;  // Mb/s
+  std::optional<uint32_t> link_speed;    // Mb/s, read only
+
+  bool operator==(const CcConfig&) const = default;
+};
+
+// One CC_GET reply: the device and its configuration.
+struct DeviceCc {
+  uint32_t index = 0;  // ib_device index
+  std::string name;
+  CcConfig cc;
+
+  bool operator==(const DeviceCc&) const = default;
+};
+
+}  // namespace rue::cli
+
+#endif  // RUE_RUECTL_CC_H_

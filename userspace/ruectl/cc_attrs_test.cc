@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Congestion control on the wire: CC_GET replies built here as the kernel
+// would send them, and the CC_SET requests ruectl builds, taken apart.
+#include "ruectl/cc_attrs.h"
+
+#include <gtest/gtest.h>
+#include <linux/genetlink.h>
+#include <linux/rue_netlink.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "nl/genl.h"
+#include "nl/test_messages.h"
+#include "ruectl/test_devices.h"
+
+namespace rue::cli {
+namespace {
+
+constexpr uint16_t kFamily = 0x1d;
+
+DscpMap SampleMap() { return *testing::SampleCc()[0].cc.dscp_prio; }
+
+// Every parameter, as a kernel fills RUE_A_DEV_CC.
+void PutKernelCc(nl::MessageBuilder& m) {
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  m.PutU8(RUE_A_CC_ECN, RUE_ECN_ECT0);
+  DscpMap map = SampleMap();
+  m.PutBytes(RUE_A_CC_DSCP_PRIO, std::as_bytes(std::span(map)));
+  m.PutU8(RUE_A_CC_CNP_DSCP, 48).PutU8(RUE_A_CC_CNP_PRIO, 6);
+  m.PutU8(RUE_A_CC_NP_ENABLE, 0xe8).PutU8(RUE_A_CC_RP_ENABLE, 0xe8);
+  m.PutU32(RUE_A_CC_MIN_TIME_BETWEEN_CNPS, 4);
+  m.PutU32(RUE_A_CC_DCE_TCP_G, 1019).PutU32(RUE_A_CC_DCE_TCP_RTT, 1);
+  m.PutU32(RUE_A_CC_INITIAL_ALPHA, 1023);
+  m.PutU32(RUE_A_CC_RATE_REDUCE_MONITOR_PERIOD, 4);
+  m.PutU32(RUE_A_CC_RPG_GD, 11).PutU32(RUE_A_CC_RPG_MIN_DEC_FAC, 50);
+  m.PutU32(RUE_A_CC_RPG_MIN_RATE, 1).PutU32(RUE_A_CC_RPG_MAX_RATE, 0);
+  m.PutU32(RUE_A_CC_RATE_TO_SET_ON_FIRST_CNP, 0);
+  m.PutU8(RUE_A_CC_CLAMP_TGT_RATE, 0);
+  m.PutU8(RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC, 1);
+  m.PutU32(RUE_A_CC_RPG_TIME_RESET, 300);
+  m.PutU32(RUE_A_CC_RPG_BYTE_RESET, 32767);
+  m.PutU32(RUE_A_CC_RPG_THRESHOLD, 1);
+  m.PutU32(RUE_A_CC_RPG_AI_RATE, 5).PutU32(RUE_A_CC_RPG_HAI_RATE, 50);
+  m.PutU32(RUE_A_CC_LINK_SPEED, 25000);
+  m.EndNest(cc);
+}
+
+nl::MessageBuilder Reply() {
+  nl::MessageBuilder m = nl::testing::MakeGenl(kFamily, RUE_CMD_CC_GET, 1);
+  m.PutU32(RUE_A_DEV_INDEX, 0).PutString(RUE_A_DEV_NAME, "rue0");
+  return m;
+}
+
+nl::Result<DeviceCc> Parse(const nl::MessageBuilder& m) {
+  EXPECT_TRUE(m.ok());
+  nl::Result<nl::GenlMessage> genl = nl::ParseGenl(m.bytes());
+  EXPECT_TRUE(genl.ok());
+  return ParseDeviceCc(genl->attrs);
+}
+
+TEST(ParseDeviceCcTest, ReadsWhatTheKernelSends) {
+  nl::MessageBuilder m = Reply();
+  PutKernelCc(m);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(*d, testing::SampleCc()[0]);
+}
+
+TEST(ParseDeviceCcTest, MissingParametersStayUnset) {
+  nl::MessageBuilder m = Reply();
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  m.PutU8(RUE_A_CC_ECN, RUE_ECN_OFF).PutU8(RUE_A_CC_RP_ENABLE, 0);
+  m.EndNest(cc);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  CcConfig want;
+  want.ecn = RUE_ECN_OFF;
+  want.rp_enable = 0;  // set, to zero: not the same as absent
+  EXPECT_EQ(d->cc, want);
+  EXPECT_FALSE(d->cc.np_enable);
+  EXPECT_FALSE(d->cc.dscp_prio);
+}
+
+TEST(ParseDeviceCcTest, EmptyNestIsAllAbsent) {
+  nl::MessageBuilder m = Reply();
+  m.EndNest(m.BeginNest(RUE_A_DEV_CC));
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->cc, CcConfig{});
+}
+
+TEST(ParseDeviceCcTest, SkipsUnknownAttributes) {
+  nl::MessageBuilder m = Reply();
+  m.PutU32(RUE_A_DEV_MAX + 5, 1);  // from a newer kernel
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  m.PutU64(RUE_A_CC_MAX + 1, 7);
+  m.PutU32(RUE_A_CC_LINK_SPEED, 100000);
+  m.PutBytes(RUE_A_CC_MAX + 9, {});
+  m.EndNest(cc);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  CcConfig want;
+  want.link_speed = 100000;
+  EXPECT_EQ(d->cc, want);
+}
+
+TEST(ParseDeviceCcTest, MissingNestIsBadMessage) {
+  nl::Result<DeviceCc> d = Parse(Reply());
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code, EBADMSG);
+  EXPECT_EQ(d.error().message, "missing attribute \"dev-cc\" (13)");
+}
+
+TEST(ParseDeviceCcTest, MissingNameIsBadMessage) {
+  nl::MessageBuilder m = nl::testing::MakeGenl(kFamily, RUE_CMD_CC_GET, 1);
+  m.PutU32(RUE_A_DEV_INDEX, 0);
+  PutKernelCc(m);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().message, "missing attribute \"dev-name\" (2)");
+}
+
+TEST(ParseDeviceCcTest, WrongWidthNamesTheParameter) {
+  nl::MessageBuilder m = Reply();
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  m.PutU32(RUE_A_CC_ECN, RUE_ECN_ECT0);
+  m.EndNest(cc);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code, EBADMSG);
+  EXPECT_EQ(d.error().message, "attribute \"ecn\" (1): length 4, expected 1");
+}
+
+TEST(ParseDeviceCcTest, ShortDscpMapIsBadMessage) {
+  nl::MessageBuilder m = Reply();
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  DscpMap map = SampleMap();
+  m.PutBytes(RUE_A_CC_DSCP_PRIO, std::as_bytes(std::span(map).first(63)));
+  m.EndNest(cc);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().message,
+            "attribute \"dscp-prio\" (2): length 63, expected 64");
+}
+
+TEST(ParseDeviceCcTest, TruncatedNestIsBadMessage) {
+  nl::MessageBuilder m = Reply();
+  PutKernelCc(m);
+  nl::Result<nl::GenlMessage> genl = nl::ParseGenl(m.bytes());
+  ASSERT_TRUE(genl.ok());
+  nl::Result<DeviceCc> d =
+      ParseDeviceCc(genl->attrs.first(genl->attrs.size() - 4));
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code, EBADMSG);
+}
+
+// The attributes of the RUE_A_DEV_CC nest in `attrs`: type and length.
+std::vector<std::pair<uint16_t, size_t>> NestContents(nl::Bytes attrs) {
+  std::vector<std::pair<uint16_t, size_t>> seen;
+  nl::Status walked = nl::ForEachAttr(attrs, [&](const nl::Attr& a) {
+    if (a.type() != RUE_A_DEV_CC) return nl::Ok();
+    return nl::ForEachAttr(a.payload(), [&](const nl::Attr& b) {
+      seen.emplace_back(b.type(), b.payload().size());
+      return nl::Ok();
+    });
+  });
+  EXPECT_TRUE(walked.ok());
+  return seen;
+}
+
+TEST(PutCcTest, OnlyWhatIsSetWithKernelWidths) {
+  nl::MessageBuilder m(kFamily, 0);
+  CcConfig cc;
+  cc.cnp_dscp = 46;
+  cc.rpg_ai_rate = 10;
+  cc.clamp_tgt_rate = 1;
+  PutCc(m, cc);
+  ASSERT_TRUE(m.ok());
+  using Seen = std::vector<std::pair<uint16_t, size_t>>;
+  EXPECT_EQ(NestContents(m.bytes().subspan(NLMSG_HDRLEN)),
+            (Seen{{RUE_A_CC_CNP_DSCP, 1},
+                  {RUE_A_CC_CLAMP_TGT_RATE, 1},
+                  {RUE_A_CC_RPG_AI_RATE, 4}}));
+}
+
+TEST(PutCcTest, NothingSetIsAnEmptyNest) {
+  nl::MessageBuilder m(kFamily, 0);
+  PutCc(m, CcConfig{});
+  EXPECT_TRUE(NestContents(m.bytes().subspan(NLMSG_HDRLEN)).empty());
+  EXPECT_EQ(m.bytes().size(), NLMSG_HDRLEN + 4u);
+}
+
+TEST(PutCcTest, RoundTrip) {
+  CcConfig all = testing::SampleCc()[0].cc;
+  nl::MessageBuilder m(kFamily, 0);
+  PutCc(m, all);
+  ASSERT_TRUE(m.ok());
+  std::optional<nl::Bytes> nest;
+  nl::Status walked =
+      nl::ForEachAttr(m.bytes().subspan(NLMSG_HDRLEN), [&](const nl::Attr& a) {
+        nest = a.payload();
+        return nl::Ok();
+      });
+  ASSERT_TRUE(walked.ok() && nest);
+  nl::Result<CcConfig> parsed = ParseCc(*nest);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(*parsed, all);
+}
+
+TEST(CcSetRequestTest, NameAndNest) {
+  CcConfig changes;
+  changes.ecn = RUE_ECN_ECT1;
+  changes.dscp_prio = SampleMap();
+  nl::MessageBuilder request = CcSetRequest(kFamily, "rue0", changes);
+  ASSERT_TRUE(request.ok());
+  EXPECT_EQ(request.header()->nlmsg_type, kFamily);
+  EXPECT_TRUE(request.header()->nlmsg_flags & NLM_F_REQUEST);
+  nl::Result<nl::GenlMessage> genl = nl::ParseGenl(request.bytes());
+  ASSERT_TRUE(genl.ok());
+  EXPECT_EQ(genl->cmd, RUE_CMD_CC_SET);
+  EXPECT_EQ(genl->version, RUE_GENL_VERSION);
+  std::vector<uint16_t> top;
+  nl::Status walked = nl::ForEachAttr(genl->attrs, [&](const nl::Attr& a) {
+    top.push_back(a.type());
+    if (a.type() == RUE_A_DEV_NAME) {
+      EXPECT_EQ(a.Str(), "rue0");
+    }
+    // genetlink's strict validation refuses a nest without NLA_F_NESTED.
+    if (a.type() == RUE_A_DEV_CC) {
+      nlattr header;
+      std::memcpy(&header, a.payload().data() - NLA_HDRLEN, sizeof(header));
+      EXPECT_TRUE(header.nla_type & NLA_F_NESTED);
+    }
+    return nl::Ok();
+  });
+  ASSERT_TRUE(walked.ok());
+  EXPECT_EQ(top, (std::vector<uint16_t>{RUE_A_DEV_NAME, RUE_A_DEV_CC}));
+  using Seen = std::vector<std::pair<uint16_t, size_t>>;
+  EXPECT_EQ(NestContents(genl->attrs),
+            (Seen{{RUE_A_CC_ECN, 1}, {RUE_A_CC_DSCP_PRIO, 64}}));
+}
+
+}  // namespace
+}  // namespace rue::cli

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ruectl/cc_cmd.h"
+
+#include <cerrno>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ruectl/cc_fields.h"
+#include "ruectl/cc_set.h"
+#include "ruectl/errors.h"
+#include "ruectl/output.h"
+
+namespace rue::cli {
+namespace {
+
+constexpr std::string_view kCcHelp =
+    "Usage: ruectl cc [ show [ DEV ] ]\n"
+    "       ruectl cc set DEV KEY VALUE [ KEY VALUE ... ]\n"
+    "       ruectl cc help\n"
+    "\n"
+    "show  the congestion control of every rue device, or of DEV: ECN\n"
+    "      marking, the CNP notification point (NP) and the DCQCN reaction\n"
+    "      point (RP); -d adds the DSCP to priority map\n"
+    "set   change the parameters given, and only those (CAP_NET_ADMIN)\n"
+    "\n"
+    "KEY VALUE (times in us, rates in Mb/s; keys may be shortened):\n"
+    "  ecn { off | ect0 | ect1 }      cnp-dscp 0-63      cnp-prio 0-7\n"
+    "  np-enable PRIOS   rp-enable PRIOS   PRIOS := { all | none | 0,3-5 }\n"
+    "  dscp-prio DSCP:PRIO[,...]      (DSCP may be a range: 24-31:3)\n"
+    "  min-time-between-cnps US   dce-tcp-g 0-1023   dce-tcp-rtt US\n"
+    "  initial-alpha 0-1023   rate-reduce-monitor-period US   rpg-gd N\n"
+    "  rpg-min-dec-fac 0-100   rpg-min-rate RATE   rpg-max-rate RATE\n"
+    "  rate-to-set-on-first-cnp RATE   clamp-tgt-rate { on | off }\n"
+    "  clamp-tgt-rate-after-time-inc { on | off }   rpg-time-reset US\n"
+    "  rpg-byte-reset BYTES   rpg-threshold N   rpg-ai-rate RATE\n"
+    "  rpg-hai-rate RATE\n"
+    "link-speed is shown only: the netdev sets it.\n"
+    "\n"
+    "Examples:\n"
+    "  ruectl cc\n"
+    "  ruectl -d cc show rue0\n"
+    "  ruectl -j -p cc show rue0\n"
+    "  ruectl cc set rue0 ecn ect0 np-enable 3 rp-enable 3\n"
+    "  ruectl cc set rue0 dscp-prio 26:3,48:6\n"
+    "  ruectl cc set rue0 rpg-ai-rate 10 rpg-hai-rate 100\n";
+
+// Every device's, or the one `name` gives.
+nl::Result<std::vector<DeviceCc>> Select(Backend& backend,
+                                         std::optional<std::string_view> name) {
+  if (!name) {
+    nl::Result<std::vector<DeviceCc>> all = backend.ListCc();
+    if (!all.ok()) return RequestError(all.error(), name);
+    return all;
+  }
+  nl::Result<DeviceCc> cc = backend.GetCc(*name);
+  if (!cc.ok()) return RequestError(cc.error(), name);
+  return std::vector<DeviceCc>{std::move(cc).value()};
+}
+
+nl::Status CcShow(Context& context, Args& args) {
+  std::optional<std::string_view> name;
+  if (!args.empty()) name = args.Next();
+  nl::Status end = args.ExpectEnd();
+  if (!end.ok()) return end;
+  nl::Result<std::vector<DeviceCc>> ccs = Select(context.backend, name);
+  if (!ccs.ok()) return ccs.error();
+  std::vector<Record> records;
+  for (const DeviceCc& cc : *ccs) records.push_back(CcRecord(cc));
+  Print(context.out, records, context.options);
+  return nl::Ok();
+}
+
+// The whole map to send: the kernel takes no less, so the entries given
+// go over the current map.  Not atomic: a change made by someone else
+// between the two requests is lost.
+nl::Result<DscpMap> NewDscpMap(Backend& backend, std::string_view name,
+                               std::span<const DscpPrio> changes) {
+  nl::Result<DeviceCc> current = backend.GetCc(name);
+  if (!current.ok()) return RequestError(current.error(), name);
+  if (!current->cc.dscp_prio)
+    return nl::Error{EPROTO, "the kernel did not report the current dscp-prio"};
+  return ApplyDscpPrio(*current->cc.dscp_prio, changes);
+}
+
+// The kernel's refusal of a set, in words.  Its policy checks name no
+// parameter ("integer out of range"; the extended ACK points at the
+// attribute by offset only): when one key was given, it was that one.
+nl::Error SetError(const nl::Error& error, std::string_view name,
+                   const CcChanges& changes) {
+  if (error.code == EPERM)
+    return nl::Error{EPERM, error.ToString() +
+                                " (changing congestion control needs "
+                                "CAP_NET_ADMIN)"};
+  bool refused = error.code == EINVAL || error.code == ERANGE;
+  if (refused && changes.keys.size() == 1 &&
+      error.message.find(changes.keys[0]) == std::string::npos)
+    return nl::Error{error.code,
+                     std::string(changes.keys[0]) + ": " + error.ToString()};
+  return RequestError(error, name);
+}
+
+nl::Status CcSet(Context& context, Args& args) {
+  nl::Result<std::string_view> name = args.Require("DEV");
+  if (!name.ok()) return name.error();
+  nl::Result<CcChanges> changes = ParseCcChanges(args);
+  if (!changes.ok()) return changes.error();
+  if (!changes->dscp_prio.empty()) {
+    nl::Result<DscpMap> map =
+        NewDscpMap(context.backend, *name, changes->dscp_prio);
+    if (!map.ok()) return map.error();
+    changes->config.dscp_prio = *map;
+  }
+  nl::Status set = context.backend.SetCc(*name, changes->config);
+  if (!set.ok()) return SetError(set.error(), *name, *changes);
+  return nl::Ok();
+}
+
+nl::Status CcHelp(Context& context, Args& args) {
+  nl::Status end = args.ExpectEnd();
+  if (!end.ok()) return end;
+  context.out << kCcHelp;
+  return nl::Ok();
+}
+
+constexpr Command kCcCommands[] = {
+    {"show", CcShow},
+    {"set", CcSet},
+    {"help", CcHelp},
+};
+
+constexpr CommandTable kCcTable = {"command", "ruectl cc help", kCcCommands};
+
+}  // namespace
+
+nl::Status RunCc(Context& context, Args& args) {
+  return RunCommand(kCcTable, context, args);
+}
+
+}  // namespace rue::cli

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ruectl/cc_cmd.h"
+
+#include <gtest/gtest.h>
+#include <linux/rue_netlink.h>
+
+#include <cerrno>
+#include <sstream>
+
+#include "ruectl/test_devices.h"
+
+namespace rue::cli {
+namespace {
+
+class CcTest : public ::testing::Test {
+ protected:
+  nl::Status Run(std::vector<std::string_view> words) {
+    Args args(std::move(words));
+    return RunCc(context_, args);
+  }
+
+  Options options_;
+  testing::FakeBackend backend_;
+  std::ostringstream out_;
+  Context context_{options_, backend_, out_};
+};
+
+TEST_F(CcTest, ShowIsTheDefault) {
+  ASSERT_TRUE(Run({}).ok());
+  EXPECT_TRUE(out_.str().starts_with("0: rue0:\n    ecn ect0 ")) << out_.str();
+  EXPECT_NE(out_.str().find("\n1: rue1:\n    ecn off\n"), std::string::npos);
+}
+
+TEST_F(CcTest, ShowOneDevice) {
+  ASSERT_TRUE(Run({"sh", "rue1"}).ok());
+  EXPECT_EQ(out_.str(), "1: rue1:\n    ecn off\n    link-speed 10000\n");
+}
+
+TEST_F(CcTest, ShowJson) {
+  options_.json = true;
+  ASSERT_TRUE(Run({"show", "rue1"}).ok());
+  EXPECT_EQ(out_.str(),
+            "[{\"index\":1,\"name\":\"rue1\",\"ecn\":\"off\","
+            "\"link-speed\":10000}]\n");
+}
+
+TEST_F(CcTest, ShowDetails) {
+  options_.details = true;
+  ASSERT_TRUE(Run({"show", "rue0"}).ok());
+  EXPECT_NE(out_.str().find("\n    dscp-prio 0-7:0,"), std::string::npos)
+      << out_.str();
+}
+
+TEST_F(CcTest, DeviceNotFound) {
+  nl::Status s = Run({"show", "rue9"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ENODEV);
+  EXPECT_EQ(s.error().message, "device \"rue9\" not found");
+  EXPECT_EQ(out_.str(), "");
+}
+
+TEST_F(CcTest, ShowExtraArgument) {
+  nl::Status s = Run({"show", "rue0", "ecn"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "unexpected argument \"ecn\"");
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+TEST_F(CcTest, ShortCommandIsAmbiguous) {
+  nl::Status s = Run({"s"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message,
+            "ambiguous command \"s\": show, set; try \"ruectl cc help\"");
+}
+
+TEST_F(CcTest, SetSendsOnlyTheChanges) {
+  ASSERT_TRUE(Run({"set", "rue0", "ecn", "ect1", "rp-e", "0-3"}).ok());
+  EXPECT_EQ(out_.str(), "");
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  EXPECT_EQ(backend_.sets()[0].first, "rue0");
+  CcConfig want;
+  want.ecn = RUE_ECN_ECT1;
+  want.rp_enable = 0x0f;
+  EXPECT_EQ(backend_.sets()[0].second, want);
+  EXPECT_EQ(backend_.requests(), 1);  // no read first
+}
+
+TEST_F(CcTest, SetDscpPrioSendsTheWholeMapChanged) {
+  ASSERT_TRUE(Run({"set", "rue0", "dscp-prio", "26:5,48-49:7"}).ok());
+  EXPECT_EQ(backend_.requests(), 2);  // read, then write
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  DscpMap want = *testing::SampleCc()[0].cc.dscp_prio;
+  want[26] = 5;
+  want[48] = want[49] = 7;
+  CcConfig sent = backend_.sets()[0].second;
+  EXPECT_EQ(sent.dscp_prio, want);
+  sent.dscp_prio.reset();
+  EXPECT_EQ(sent, CcConfig{});
+}
+
+TEST_F(CcTest, SetDscpPrioWithoutCurrentMap) {
+  nl::Status s = Run({"set", "rue1", "dscp-prio", "26:5"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, EPROTO);
+  EXPECT_EQ(s.error().message,
+            "the kernel did not report the current dscp-prio");
+  EXPECT_TRUE(backend_.sets().empty());
+}
+
+TEST_F(CcTest, SetDscpPrioOnMissingDevice) {
+  nl::Status s = Run({"set", "rue9", "dscp-prio", "26:5"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "device \"rue9\" not found");
+}
+
+TEST_F(CcTest, SetOnMissingDevice) {
+  nl::Status s = Run({"set", "rue9", "ecn", "off"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ENODEV);
+  EXPECT_EQ(s.error().message, "device \"rue9\" not found");
+}
+
+TEST_F(CcTest, BadArgumentsAskNothing) {
+  for (std::vector<std::string_view> words :
+       {std::vector<std::string_view>{"set"},
+        {"set", "rue0"},
+        {"set", "rue0", "ecn"},
+        {"set", "rue0", "ecn", "maybe"},
+        {"set", "rue0", "link-speed", "1"},
+        {"set", "rue0", "dscp-prio", "64:0"},
+        {"set", "rue0", "cnp-prio", "8"},
+        {"set", "rue0", "frob", "1"}}) {
+    EXPECT_FALSE(Run(words).ok()) << words.size();
+  }
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+TEST_F(CcTest, SetMissingDev) {
+  nl::Status s = Run({"set"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "missing DEV");
+}
+
+TEST_F(CcTest, SetNeedsCapNetAdmin) {
+  backend_.FailSetWith({EPERM, ""});
+  nl::Status s = Run({"set", "rue0", "ecn", "off"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, EPERM);
+  EXPECT_EQ(s.error().message,
+            "Operation not permitted (changing congestion control needs "
+            "CAP_NET_ADMIN)");
+}
+
+TEST_F(CcTest, SetPassesTheKernelsReason) {
+  backend_.FailSetWith({EINVAL, "rpg-min-rate above rpg-max-rate"});
+  nl::Status s = Run({"set", "rue0", "rpg-min-rate", "100000"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, EINVAL);
+  EXPECT_EQ(s.error().message, "rpg-min-rate above rpg-max-rate");
+}
+
+// A policy check of the kernel names no parameter: with one key given,
+// ruectl names it.
+TEST_F(CcTest, SetNamesTheOnlyKeyTheKernelRefused) {
+  backend_.FailSetWith({ERANGE, "integer out of range"});
+  nl::Status s = Run({"set", "rue0", "rpg-g", "0"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ERANGE);
+  EXPECT_EQ(s.error().message, "rpg-gd: integer out of range");
+}
+
+TEST_F(CcTest, SetNamesTheOnlyKeyEvenWithoutAReason) {
+  backend_.FailSetWith({EINVAL, ""});
+  nl::Status s = Run({"set", "rue0", "rpg-byte-reset", "10"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "rpg-byte-reset: Invalid argument");
+}
+
+TEST_F(CcTest, SetWithSeveralKeysKeepsTheKernelsWords) {
+  backend_.FailSetWith({ERANGE, "integer out of range"});
+  nl::Status s = Run({"set", "rue0", "rpg-gd", "0", "rpg-ai-rate", "5"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "integer out of range");
+}
+
+TEST_F(CcTest, OldModule) {
+  backend_.FailWith({EOPNOTSUPP, ""});
+  nl::Status s = Run({"show"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message,
+            "rue kernel module too old for this command; load a newer one");
+}
+
+TEST_F(CcTest, ModuleNotLoaded) {
+  backend_.FailWith({ENOENT, std::string(kModuleNotLoaded)});
+  nl::Status s = Run({"set", "rue0", "ecn", "off"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "rue kernel module not loaded (modprobe rue)");
+}
+
+TEST_F(CcTest, HelpEndsWithExamples) {
+  ASSERT_TRUE(Run({"help"}).ok());
+  EXPECT_TRUE(out_.str().starts_with("Usage: ruectl cc [ ")) << out_.str();
+  EXPECT_NE(out_.str().find("\nExamples:\n"), std::string::npos);
+  EXPECT_NE(out_.str().find("ruectl cc set rue0 dscp-prio 26:3,48:6\n"),
+            std::string::npos);
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+TEST_F(CcTest, HelpNamesEveryParameter) {
+  ASSERT_TRUE(Run({"help"}).ok());
+  for (const char* key : {"ecn",
+                          "cnp-dscp",
+                          "cnp-prio",
+                          "np-enable",
+                          "rp-enable",
+                          "dscp-prio",
+                          "min-time-between-cnps",
+                          "dce-tcp-g",
+                          "dce-tcp-rtt",
+                          "initial-alpha",
+                          "rate-reduce-monitor-period",
+                          "rpg-gd",
+                          "rpg-min-dec-fac",
+                          "rpg-min-rate",
+                          "rpg-max-rate",
+                          "rate-to-set-on-first-cnp",
+                          "clamp-tgt-rate",
+                          "clamp-tgt-rate-after-time-inc",
+                          "rpg-time-reset",
+                          "rpg-byte-reset",
+                          "rpg-threshold",
+                          "rpg-ai-rate",
+                          "rpg-hai-rate",
+                          "link-speed"})
+    EXPECT_TRUE(
+        out_.str().find(std::string(" ") + key + " ") != std::string::npos ||
+        out_.str().find(std::string("\n") + key + " ") != std::string::npos)
+        << key;
+}
+
+TEST_F(CcTest, UnknownCommand) {
+  nl::Status s = Run({"frob"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message,
+            "unknown command \"frob\"; try \"ruectl cc help\"");
+}
+
+}  // namespace
+}  // namespace rue::cli

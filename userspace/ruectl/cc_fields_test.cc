@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// What "ruectl cc show" prints, text and JSON, for the sample devices.
+#include "ruectl/cc_fields.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "ruectl/cc_params.h"
+#include "ruectl/json_output.h"
+#include "ruectl/test_devices.h"
+#include "ruectl/text_output.h"
+
+namespace rue::cli {
+namespace {
+
+std::vector<Record> Records() {
+  std::vector<Record> records;
+  for (const DeviceCc& d : testing::SampleCc()) records.push_back(CcRecord(d));
+  return records;
+}
+
+constexpr char kRue0Text[] =
+    "0: rue0:\n"
+    "    ecn ect0 cnp-dscp 48 cnp-prio 6 np-enable 3,5-7 rp-enable 3,5-7\n"
+    "    min-time-between-cnps 4 dce-tcp-g 1019 dce-tcp-rtt 1 "
+    "initial-alpha 1023\n"
+    "    rate-reduce-monitor-period 4 rpg-gd 11 rpg-min-dec-fac 50\n"
+    "    rpg-min-rate 1 rpg-max-rate 0 rate-to-set-on-first-cnp 0\n"
+    "    clamp-tgt-rate off clamp-tgt-rate-after-time-inc on\n"
+    "    rpg-time-reset 300 rpg-byte-reset 32767 rpg-threshold 1\n"
+    "    rpg-ai-rate 5 rpg-hai-rate 50 link-speed 25000\n";
+
+TEST(CcFieldsTest, KeysAreTheParameterKeysInOrder) {
+  Record record = CcRecord(testing::SampleCc()[0]);
+  ASSERT_EQ(record.cells.size(), CcParams().size() + 2);
+  EXPECT_EQ(record.cells[0].key, "index");
+  EXPECT_EQ(record.cells[1].key, "name");
+  for (size_t i = 0; i < CcParams().size(); ++i)
+    EXPECT_EQ(record.cells[i + 2].key, CcParams()[i].key);
+}
+
+TEST(CcFieldsTest, Text) {
+  EXPECT_EQ(RenderText(Records(), false), std::string(kRue0Text) +
+                                              "1: rue1:\n"
+                                              "    ecn off\n"
+                                              "    link-speed 10000\n");
+}
+
+TEST(CcFieldsTest, TextDetailsAddTheDscpMap) {
+  std::vector<Record> records = Records();
+  EXPECT_EQ(RenderText(std::span(records).first(1), true),
+            std::string(kRue0Text) +
+                "    dscp-prio 0-7:0,8-15:1,16-23:2,24-31:3,32-33:4,34:3,"
+                "35-39:4,40-47:5,48-55:6,56-63:7\n");
+}
+
+TEST(CcFieldsTest, Json) {
+  EXPECT_EQ(RenderJson(Records(), false, false),
+            "[{\"index\":0,\"name\":\"rue0\",\"ecn\":\"ect0\","
+            "\"cnp-dscp\":48,\"cnp-prio\":6,\"np-enable\":[3,5,6,7],"
+            "\"rp-enable\":[3,5,6,7],\"min-time-between-cnps\":4,"
+            "\"dce-tcp-g\":1019,\"dce-tcp-rtt\":1,\"initial-alpha\":1023,"
+            "\"rate-reduce-monitor-period\":4,\"rpg-gd\":11,"
+            "\"rpg-min-dec-fac\":50,\"rpg-min-rate\":1,\"rpg-max-rate\":0,"
+            "\"rate-to-set-on-first-cnp\":0,\"clamp-tgt-rate\":false,"
+            "\"clamp-tgt-rate-after-time-inc\":true,\"rpg-time-reset\":300,"
+            "\"rpg-byte-reset\":32767,\"rpg-threshold\":1,\"rpg-ai-rate\":5,"
+            "\"rpg-hai-rate\":50,\"link-speed\":25000},"
+            "{\"index\":1,\"name\":\"rue1\",\"ecn\":\"off\","
+            "\"link-speed\":10000}]\n");
+}
+
+TEST(CcFieldsTest, JsonDetailsAddTheDscpMapAsAnArray) {
+  std::vector<Record> records = Records();
+  std::string json = RenderJson(std::span(records).first(1), true, false);
+  EXPECT_NE(json.find("\"link-speed\":25000,\"dscp-prio\":["
+                      "0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,"
+                      "3,3,3,3,3,3,3,3,4,4,3,4,4,4,4,4,5,5,5,5,5,5,5,5,"
+                      "6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]}]\n"),
+            std::string::npos)
+      << json;
+}
+
+TEST(CcFieldsTest, JsonPretty) {
+  std::vector<Record> records = Records();
+  EXPECT_EQ(RenderJson(std::span(records).subspan(1), true, true),
+            "[\n"
+            "    {\n"
+            "        \"index\": 1,\n"
+            "        \"name\": \"rue1\",\n"
+            "        \"ecn\": \"off\",\n"
+            "        \"link-speed\": 10000\n"
+            "    }\n"
+            "]\n");
+}
+
+TEST(CcFieldsTest, ZeroIsNotAbsent) {
+  DeviceCc d{2, "rue2", {}};
+  d.cc.np_enable = 0;
+  d.cc.rpg_gd = 0;
+  d.cc.clamp_tgt_rate = 0;
+  Record record = CcRecord(d);
+  EXPECT_EQ(RenderText(std::span(&record, 1), false),
+            "2: rue2:\n"
+            "    np-enable none\n"
+            "    rpg-gd 0\n"
+            "    clamp-tgt-rate off\n");
+  EXPECT_EQ(RenderJson(std::span(&record, 1), false, false),
+            "[{\"index\":2,\"name\":\"rue2\",\"np-enable\":[],\"rpg-gd\":0,"
+            "\"clamp-tgt-rate\":false}]\n");
+}
+
+TEST(CcFieldsTest, NothingReported) {
+  Record record = CcRecord(DeviceCc{3, "rue3", {}});
+  EXPECT_EQ(RenderText(std::span(&record, 1), true), "3: rue3:\n");
+  EXPECT_EQ(RenderJson(std::span(&record, 1), true, false),
+            "[{\"index\":3,\"name\":\"rue3\"}]\n");
+}
+
+TEST(CcFieldsTest, UnknownEcnModePrintsUnknown) {
+  DeviceCc d{0, "rue0", {}};
+  d.cc.ecn = 7;
+  Record record = CcRecord(d);
+  EXPECT_EQ(RenderText(std::span(&record, 1), false),
+            "0: rue0:\n    ecn UNKNOWN\n");
+}
+
+}  // namespace
+}  // namespace rue::cli

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ruectl/cc_params.h"
+
+#include <gtest/gtest.h>
+#include <linux/rue_netlink.h>
+
+#include <cerrno>
+#include <set>
+#include <string>
+
+namespace rue::cli {
+namespace {
+
+// A reminder, not a build break: a new rue_cc_attr in the uapi header
+// needs its row (and a field in cc_fields.cc) before ruectl shows it.
+TEST(CcParamsTest, EveryAttributeHasOneRow) {
+  std::set<uint16_t> attrs;
+  for (const CcParam& p : CcParams()) attrs.insert(p.attr);
+  EXPECT_EQ(attrs.size(), CcParams().size());
+  for (uint16_t attr = RUE_A_CC_UNSPEC + 1; attr <= RUE_A_CC_MAX; ++attr)
+    EXPECT_TRUE(attrs.count(attr)) << "rue_cc_attr " << attr;
+}
+
+TEST(CcParamsTest, KeysAreUniqueKebabCase) {
+  std::set<std::string_view> keys;
+  for (const CcParam& p : CcParams()) {
+    EXPECT_TRUE(keys.insert(p.key).second) << p.key;
+    for (char c : p.key)
+      EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')
+          << p.key;
+  }
+}
+
+// The widths of uapi/linux/rue_netlink.h.
+TEST(CcParamsTest, WireWidths) {
+  const std::set<uint16_t> u8 = {RUE_A_CC_ECN,
+                                 RUE_A_CC_CNP_DSCP,
+                                 RUE_A_CC_CNP_PRIO,
+                                 RUE_A_CC_NP_ENABLE,
+                                 RUE_A_CC_RP_ENABLE,
+                                 RUE_A_CC_CLAMP_TGT_RATE,
+                                 RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC};
+  for (const CcParam& p : CcParams()) {
+    if (p.attr == RUE_A_CC_DSCP_PRIO) {
+      EXPECT_EQ(p.wire, nl::AttrKind::kBinary);
+      EXPECT_EQ(p.member, nullptr);
+      continue;
+    }
+    EXPECT_EQ(p.wire, u8.count(p.attr) ? nl::AttrKind::kU8 : nl::AttrKind::kU32)
+        << p.key;
+    EXPECT_NE(p.member, nullptr) << p.key;
+    if (p.wire == nl::AttrKind::kU8) {
+      EXPECT_LE(p.max, 255u) << p.key;
+    }
+  }
+}
+
+TEST(CcParamsTest, OnlyLinkSpeedIsReadOnly) {
+  for (const CcParam& p : CcParams())
+    EXPECT_EQ(p.read_only, p.attr == RUE_A_CC_LINK_SPEED) << p.key;
+}
+
+TEST(CcParamsTest, FindByKeyOrPrefix) {
+  EXPECT_EQ((*FindCcParam("ecn"))->attr, RUE_A_CC_ECN);
+  EXPECT_EQ((*FindCcParam("dscp"))->attr, RUE_A_CC_DSCP_PRIO);
+  EXPECT_EQ((*FindCcParam("rpg-ma"))->attr, RUE_A_CC_RPG_MAX_RATE);
+  EXPECT_EQ((*FindCcParam("l"))->attr, RUE_A_CC_LINK_SPEED);
+  // A key that is a prefix of another still names itself.
+  EXPECT_EQ((*FindCcParam("clamp-tgt-rate"))->attr, RUE_A_CC_CLAMP_TGT_RATE);
+  EXPECT_EQ((*FindCcParam("clamp-tgt-rate-"))->attr,
+            RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC);
+}
+
+TEST(CcParamsTest, UnknownAndAmbiguousKeys) {
+  nl::Result<const CcParam*> unknown = FindCcParam("speed");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().code, EINVAL);
+  EXPECT_EQ(unknown.error().message, "unknown cc parameter \"speed\"");
+  EXPECT_EQ(FindCcParam("rate").error().message,
+            "ambiguous cc parameter \"rate\": rate-reduce-monitor-period, "
+            "rate-to-set-on-first-cnp");
+  EXPECT_EQ(FindCcParam("rpg-mi").error().message,
+            "ambiguous cc parameter \"rpg-mi\": rpg-min-dec-fac, rpg-min-rate");
+  EXPECT_EQ(FindCcParam("cnp").error().message,
+            "ambiguous cc parameter \"cnp\": cnp-dscp, cnp-prio");
+  EXPECT_FALSE(FindCcParam("").ok());
+}
+
+}  // namespace
+}  // namespace rue::cli

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ruectl/cc_set.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <string>
+
+#include "ruectl/cc_params.h"
+
+namespace rue::cli {
+namespace {
+
+// The value `text` as `param` writes it, as it goes on the wire.
+nl::Result<uint32_t> ParseScalar(const CcParam& param, std::string_view text) {
+  switch (param.syntax) {
+    case CcSyntax::kEcn:
+      return ParseEcn(text);
+    case CcSyntax::kPrios:
+      return ParsePrios(text);
+    case CcSyntax::kFlag: {
+      nl::Result<bool> on = ParseFlag(text);
+      if (!on.ok()) return on.error();
+      return *on ? 1u : 0u;
+    }
+    default:
+      return ParseNumber(text, param.max);
+  }
+}
+
+nl::Status SetValue(CcChanges& changes, const CcParam& param,
+                    std::string_view text) {
+  if (param.syntax == CcSyntax::kDscpMap) {
+    nl::Result<std::vector<DscpPrio>> entries = ParseDscpPrio(text);
+    if (!entries.ok()) return entries.error();
+    changes.dscp_prio = std::move(entries).value();
+    return nl::Ok();
+  }
+  nl::Result<uint32_t> value = ParseScalar(param, text);
+  if (!value.ok()) return value.error();
+  (changes.config.*param.member) = *value;
+  return nl::Ok();
+}
+
+// One KEY VALUE pair.
+nl::Status TakePair(Args& args, CcChanges& changes) {
+  nl::Result<const CcParam*> param = FindCcParam(args.Next());
+  if (!param.ok())
+    return nl::Error{EINVAL,
+                     param.error().message + "; try \"ruectl cc help\""};
+  std::string key((*param)->key);
+  if ((*param)->read_only) return nl::Error{EINVAL, key + " is read only"};
+  if (std::find(changes.keys.begin(), changes.keys.end(), (*param)->key) !=
+      changes.keys.end())
+    return nl::Error{EINVAL, key + " given twice"};
+  changes.keys.push_back((*param)->key);
+  nl::Result<std::string_view> text = args.Require("value for " + key);
+  if (!text.ok()) return text.error();
+  nl::Status set = SetValue(changes, **param, *text);
+  if (!set.ok())
+    return nl::Error{EINVAL, "invalid " + key + " \"" + std::string(*text) +
+                                 "\": " + set.error().message};
+  return nl::Ok();
+}
+
+}  // namespace
+
+nl::Result<CcChanges> ParseCcChanges(Args& args) {
+  if (args.empty()) return nl::Error{EINVAL, "missing KEY VALUE"};
+  CcChanges changes;
+  while (!args.empty()) {
+    nl::Status taken = TakePair(args, changes);
+    if (!taken.ok()) return taken.error();
+  }
+  return changes;
+}
+
+DscpMap ApplyDscpPrio(DscpMap map, std::span<const DscpPrio> changes) {
+  for (const DscpPrio& change : changes) map[change.dscp] = change.prio;
+  return map;
+}
+
+}  // namespace rue::cli

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// "cc set" arguments: every value form, good and bad, and the errors
+// that name the key and the value.
+#include "ruectl/cc_set.h"
+
+#include <gtest/gtest.h>
+#include <linux/rue_netlink.h>
+
+#include <cerrno>
+#include <string>
+
+namespace rue::cli {
+namespace {
+
+nl::Result<CcChanges> Parse(std::vector<std::string_view> words) {
+  Args args(std::move(words));
+  return ParseCcChanges(args);
+}
+
+std::string Refusal(std::vector<std::string_view> words) {
+  nl::Result<CcChanges> changes = Parse(std::move(words));
+  EXPECT_FALSE(changes.ok());
+  if (changes.ok()) return "";
+  EXPECT_EQ(changes.error().code, EINVAL);
+  return changes.error().message;
+}
+
+TEST(CcSetTest, SetsOnlyWhatIsGiven) {
+  nl::Result<CcChanges> changes = Parse({"cnp-dscp", "46"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  CcConfig want;
+  want.cnp_dscp = 46;
+  EXPECT_EQ(changes->config, want);
+  EXPECT_TRUE(changes->dscp_prio.empty());
+}
+
+TEST(CcSetTest, EveryValueForm) {
+  nl::Result<CcChanges> changes =
+      Parse({"ecn", "ect1", "np-enable", "3,5-7", "rp-enable", "all",
+             "clamp-tgt-rate", "on", "clamp-tgt-rate-after-time-inc", "0",
+             "rpg-ai-rate", "10", "cnp-prio", "7", "dscp-prio", "26:3,48:6"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  CcConfig want;
+  want.ecn = RUE_ECN_ECT1;
+  want.np_enable = 0xe8;
+  want.rp_enable = 0xff;
+  want.clamp_tgt_rate = 1;
+  want.clamp_tgt_rate_after_time_inc = 0;
+  want.rpg_ai_rate = 10;
+  want.cnp_prio = 7;
+  EXPECT_EQ(changes->config, want);
+  EXPECT_EQ(changes->dscp_prio, (std::vector<DscpPrio>{{26, 3}, {48, 6}}));
+}
+
+TEST(CcSetTest, EveryWritableKeyByItsFullName) {
+  nl::Result<CcChanges> changes = Parse({"ecn",
+                                         "off",
+                                         "cnp-dscp",
+                                         "0",
+                                         "cnp-prio",
+                                         "0",
+                                         "np-enable",
+                                         "none",
+                                         "rp-enable",
+                                         "none",
+                                         "min-time-between-cnps",
+                                         "1",
+                                         "dce-tcp-g",
+                                         "2",
+                                         "dce-tcp-rtt",
+                                         "3",
+                                         "initial-alpha",
+                                         "1023",
+                                         "rate-reduce-monitor-period",
+                                         "5",
+                                         "rpg-gd",
+                                         "6",
+                                         "rpg-min-dec-fac",
+                                         "100",
+                                         "rpg-min-rate",
+                                         "8",
+                                         "rpg-max-rate",
+                                         "9",
+                                         "rate-to-set-on-first-cnp",
+                                         "10",
+                                         "clamp-tgt-rate",
+                                         "off",
+                                         "clamp-tgt-rate-after-time-inc",
+                                         "1",
+                                         "rpg-time-reset",
+                                         "11",
+                                         "rpg-byte-reset",
+                                         "4294967295",
+                                         "rpg-threshold",
+                                         "13",
+                                         "rpg-ai-rate",
+                                         "14",
+                                         "rpg-hai-rate",
+                                         "15",
+                                         "dscp-prio",
+                                         "0:0"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  EXPECT_EQ(changes->config.rpg_byte_reset, UINT32_MAX);
+  EXPECT_EQ(changes->config.initial_alpha, 1023u);
+  EXPECT_EQ(changes->config.rpg_hai_rate, 15u);
+  EXPECT_FALSE(changes->config.link_speed);
+  EXPECT_FALSE(changes->config.dscp_prio);
+  EXPECT_EQ(changes->dscp_prio.size(), 1u);
+}
+
+TEST(CcSetTest, KeyPrefixes) {
+  nl::Result<CcChanges> changes = Parse({"e", "ect0", "rpg-h", "100"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  EXPECT_EQ(changes->config.ecn, uint32_t{RUE_ECN_ECT0});
+  EXPECT_EQ(changes->config.rpg_hai_rate, 100u);
+  EXPECT_EQ(changes->keys,
+            (std::vector<std::string_view>{"ecn", "rpg-hai-rate"}));
+}
+
+TEST(CcSetTest, Ranges) {
+  EXPECT_EQ(Refusal({"cnp-dscp", "64"}),
+            "invalid cnp-dscp \"64\": out of range 0-63");
+  EXPECT_EQ(Refusal({"cnp-prio", "8"}),
+            "invalid cnp-prio \"8\": out of range 0-7");
+  EXPECT_EQ(Refusal({"initial-alpha", "1024"}),
+            "invalid initial-alpha \"1024\": out of range 0-1023");
+  EXPECT_EQ(Refusal({"dce-tcp-g", "1024"}),
+            "invalid dce-tcp-g \"1024\": out of range 0-1023");
+  EXPECT_EQ(Refusal({"rpg-min-dec-fac", "101"}),
+            "invalid rpg-min-dec-fac \"101\": out of range 0-100");
+  EXPECT_EQ(Refusal({"rpg-ai-rate", "4294967296"}),
+            "invalid rpg-ai-rate \"4294967296\": out of range 0-4294967295");
+}
+
+TEST(CcSetTest, BadValues) {
+  EXPECT_EQ(Refusal({"ecn", "on"}),
+            "invalid ecn \"on\": expected off, ect0 or ect1");
+  EXPECT_EQ(Refusal({"np-enable", "8"}),
+            "invalid np-enable \"8\": priority \"8\": out of range 0-7");
+  EXPECT_EQ(Refusal({"rp-enable", "7-3"}),
+            "invalid rp-enable \"7-3\": range \"7-3\" runs backwards");
+  EXPECT_EQ(Refusal({"clamp-tgt-rate", "yes"}),
+            "invalid clamp-tgt-rate \"yes\": expected on, off, 1 or 0");
+  EXPECT_EQ(Refusal({"rpg-gd", "-1"}),
+            "invalid rpg-gd \"-1\": not a decimal number");
+  EXPECT_EQ(Refusal({"dscp-prio", "64:1"}),
+            "invalid dscp-prio \"64:1\": DSCP \"64\": out of range 0-63");
+  EXPECT_EQ(Refusal({"dscp-prio", "26"}),
+            "invalid dscp-prio \"26\": entry \"26\" is not DSCP:PRIO");
+}
+
+TEST(CcSetTest, BadKeys) {
+  EXPECT_EQ(Refusal({}), "missing KEY VALUE");
+  EXPECT_EQ(Refusal({"frob", "1"}),
+            "unknown cc parameter \"frob\"; try \"ruectl cc help\"");
+  EXPECT_EQ(Refusal({"rpg-m", "1"}),
+            "ambiguous cc parameter \"rpg-m\": rpg-min-dec-fac, rpg-min-rate, "
+            "rpg-max-rate; try \"ruectl cc help\"");
+  EXPECT_EQ(Refusal({"link-speed", "100000"}), "link-speed is read only");
+  EXPECT_EQ(Refusal({"link", "100000"}), "link-speed is read only");
+  EXPECT_EQ(Refusal({"ecn"}), "missing value for ecn");
+  EXPECT_EQ(Refusal({"ecn", "off", "cnp-dscp"}), "missing value for cnp-dscp");
+  EXPECT_EQ(Refusal({"ecn", "off", "e", "ect0"}), "ecn given twice");
+  EXPECT_EQ(Refusal({"dscp-prio", "1:1", "dscp", "2:2"}),
+            "dscp-prio given twice");
+}
+
+TEST(CcSetTest, FirstErrorWins) {
+  EXPECT_EQ(Refusal({"cnp-dscp", "99", "frob", "1"}),
+            "invalid cnp-dscp \"99\": out of range 0-63");
+}
+
+TEST(CcSetTest, ApplyDscpPrio) {
+  DscpMap map{};
+  std::vector<DscpPrio> changes = {{26, 3}, {63, 7}};
+  DscpMap changed = ApplyDscpPrio(map, changes);
+  EXPECT_EQ(changed[26], 3);
+  EXPECT_EQ(changed[63], 7);
+  changed[26] = changed[63] = 0;
+  EXPECT_EQ(changed, map);
+}
+
+}  // namespace
+}  // namespace rue::cli
