@@ -54,7 +54,8 @@ tap_skip() {
 # so that what it sets up stays for later cases) with its output captured;
 # pass on status 0, skip on 4, fail otherwise (showing the output).
 # RUE_TEST_ONLY=REGEX runs only the cases whose name matches (and "setup");
-# RUE_TEST_TIMING=1 prints how long each case took.
+# RUE_TEST_TIMING=1 prints how long each case took; RUE_TEST_VERBOSE=1
+# shows what passing cases printed too.
 run_test() {
 	local name=$1 out rc log start
 	shift
@@ -71,7 +72,8 @@ run_test() {
 	[ -n "${RUE_TEST_TIMING:-}" ] &&
 		echo "# $name: $(( ($(date +%s%N) - start) / 1000000 )) ms"
 	case $rc in
-	0) tap_ok "$name" ;;
+	0) tap_ok "$name"
+	   [ -n "${RUE_TEST_VERBOSE:-}" ] && [ -n "$out" ] && tap_log "$out" ;;
 	"$ksft_skip") tap_skip "$name" "$(tail -n 1 <<<"$out")" ;;
 	*) tap_fail "$name" "exit $rc: $(tail -n 25 <<<"$out")" ;;
 	esac
