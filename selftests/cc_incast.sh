@@ -15,7 +15,7 @@
 # each sender's wire bytes, the bottleneck's backlog, drops and marks,
 # and D's CE marks, CNPs and bytes, into $RUE_OUT/incast-TAG.csv; incast_run
 # then writes incast-TAG.json with the summary.  Rates are scaled down
-# from a data centre's by about 100 (a TCG guest moves a few Gb/s in
+# from a data centre's by about 1000 (a TCG guest moves a few Gb/s in
 # all), and DCQCN's line rate with them (rpg-max-rate).
 
 INCAST_N=${INCAST_N:-4}
