@@ -321,7 +321,8 @@ void rue_cc_tx_done(struct rue_qp *qp, u32 bytes)
 		 * waiting, and no ACK need come to run it again.  A kick
 		 * that finds nothing to send costs one empty run.
 		 */
-		if (cc->dcqcn.limited && bytes)
+		if (cc->dcqcn.limited && bytes &&
+		    READ_ONCE(qp->state) != IB_QPS_ERR)
 			hrtimer_start(&cc->pace_timer,
 				      ns_to_ktime(cc->next_tx - RUE_CC_SLACK_NS),
 				      HRTIMER_MODE_ABS_SOFT);

@@ -601,6 +601,8 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rue_req_stop(qp);
 	rue_cc_qp_stop(qp);
 	cancel_work_sync(&qp->tx_work);
+	/* a run before the cancel may have armed pacing: its kick is next */
+	rue_cc_qp_stop(qp);
 	/* In ERR it waits no more; then no write_space call kicks it. */
 	rue_txq_cancel(qp);
 	cancel_work_sync(&qp->tx_work);
