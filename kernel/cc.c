@@ -85,6 +85,8 @@ void rue_cc_defaults(struct rue_cc_cfg *cfg)
 		cfg->dscp_prio[i] = i >> 3;
 	cfg->min_time_between_cnps = 4;
 	cfg->rpg_max_rate = 0;
+	/* dcb's defaults: every priority strict, PFC off */
+	cfg->pfc_quanta = 0xffff;
 	cfg->dcqcn = (struct rue_dcqcn_params){
 		.dce_tcp_g = 1019,
 		.dce_tcp_rtt = 1,

@@ -34,6 +34,13 @@ struct rue_cc_cfg {
 	u32 min_time_between_cnps;	/* us */
 	u32 rpg_max_rate;		/* Mb/s, 0: the link speed */
 	struct rue_dcqcn_params dcqcn;
+	/* transmission selection (txq.c) and PFC (pfc.c) */
+	u8 ets_mask;			/* bit per priority: ETS, else strict */
+	u8 ets_weight[RUE_NPRIO];	/* %, of the ETS priorities */
+	u8 pfc_enable;			/* bit per priority */
+	u32 pfc_xoff;			/* bytes of receive backlog, 0: never */
+	u32 pfc_xon;
+	u32 pfc_quanta;			/* asked for by XOFF, 512 bit times */
 	struct rcu_head rcu;
 };
 

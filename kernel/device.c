@@ -316,6 +316,7 @@ static int rue_dev_attach(struct rue_dev *rdev)
 		rue_net_put(rdev->net);
 		return err;
 	}
+	rue_pfc_attach(rdev);
 	hash_add_rcu(rue_dev_hash, &rdev->hnode, (unsigned long)rdev->ndev);
 	rdev->attached = true;
 	WRITE_ONCE(rdev->tx_ok, true);
@@ -337,6 +338,8 @@ static void rue_dev_detach(struct rue_dev *rdev)
 	 * callback of the transmit queue's socket the device, after this.
 	 */
 	synchronize_net();
+	/* the pause handler arms the queues' timers: before they close */
+	rue_pfc_detach(rdev);
 	rue_txq_close(rdev);
 	rue_net_put(rdev->net);
 }
@@ -361,6 +364,7 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	if (rdev->wq)
 		destroy_workqueue(rdev->wq);
 	free_percpu(rdev->stats);
+	rue_pfc_free(rdev);
 	rue_cc_dev_free(rdev);
 	netdev_put(rdev->ndev, &rdev->ndev_tracker);
 	if (atomic_dec_and_test(&rue_dev_count))
@@ -476,6 +480,7 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	netdev_hold(ndev, &rdev->ndev_tracker, GFP_KERNEL);
 	rdev->net = dev_net(ndev);
 	rue_txq_init(rdev);
+	rue_pfc_init(rdev);
 	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);

@@ -10,6 +10,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "cc.h"
+#include "pfc.h"
 #include "stats.h"
 #include "txq.h"
 
@@ -47,7 +48,8 @@ struct rue_dev {
 	u32 mr_next;
 	u32 ah_next;
 
-	struct rue_txq txq;		/* wire packets in the IP stack */
+	struct rue_txq txq;		/* transmit queues per priority */
+	struct rue_pfc pfc;		/* 802.1Qbb on the lower netdev */
 
 	struct rue_cc_cfg __rcu *cc;	/* congestion control settings */
 	struct mutex cc_lock;		/* serializes their replacement */

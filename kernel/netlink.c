@@ -10,8 +10,10 @@
 
 #include "cc.h"
 #include "device.h"
+#include "pfc.h"
 #include "qp.h"
 #include "netlink.h"
+#include "txq.h"
 
 static struct genl_family rue_genl_family;
 
@@ -20,6 +22,7 @@ static struct netlink_range_validation rue_nl_usec0 __ro_after_init = { 0, 10000
 static struct netlink_range_validation rue_nl_mbps __ro_after_init = { 1, 1000000 };
 static struct netlink_range_validation rue_nl_mbps0 __ro_after_init = { 0, 1000000 };
 static struct netlink_range_validation rue_nl_bytes __ro_after_init = { 1024, 1U << 31 };
+static struct netlink_range_validation rue_nl_backlog __ro_after_init = { 0, 64 << 20 };
 
 /* Ranges of the settings; the DSCP map's entries are checked in set. */
 static const struct nla_policy rue_cc_policy[RUE_A_CC_MAX + 1] = {
@@ -48,6 +51,16 @@ static const struct nla_policy rue_cc_policy[RUE_A_CC_MAX + 1] = {
 	[RUE_A_CC_RPG_HAI_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_mbps0),
 	[RUE_A_CC_LINK_SPEED] = { .type = NLA_REJECT,
 				  .reject_message = "the link speed is read-only" },
+	[RUE_A_CC_ETS_TSA] = NLA_POLICY_EXACT_LEN(RUE_NPRIO),
+	[RUE_A_CC_ETS_WEIGHT] = NLA_POLICY_EXACT_LEN(RUE_NPRIO),
+	[RUE_A_CC_PFC_ENABLE] = { .type = NLA_U8 },
+	[RUE_A_CC_PFC_XOFF] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_backlog),
+	[RUE_A_CC_PFC_XON] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_backlog),
+	[RUE_A_CC_PFC_QUANTA] = NLA_POLICY_RANGE(NLA_U32, 1, 0xffff),
+	[RUE_A_CC_PFC_PAUSED] = { .type = NLA_REJECT,
+				  .reject_message = "read-only" },
+	[RUE_A_CC_PFC_ASSERTED] = { .type = NLA_REJECT,
+				    .reject_message = "read-only" },
 };
 
 static const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1] = {
@@ -229,8 +242,10 @@ static int rue_nl_put_cc(struct sk_buff *msg, struct rue_dev *rdev)
 {
 	const struct rue_cc_cfg *cfg;
 	const struct rue_dcqcn_params *d;
+	u8 tsa[RUE_NPRIO];
 	struct nlattr *nest;
 	int err = -EMSGSIZE;
+	int i;
 
 	nest = nla_nest_start(msg, RUE_A_DEV_CC);
 	if (!nest)
@@ -266,6 +281,17 @@ static int rue_nl_put_cc(struct sk_buff *msg, struct rue_dev *rdev)
 	    nla_put_u32(msg, RUE_A_CC_RPG_AI_RATE, d->rpg_ai_rate) ||
 	    nla_put_u32(msg, RUE_A_CC_RPG_HAI_RATE, d->rpg_hai_rate) ||
 	    nla_put_u32(msg, RUE_A_CC_LINK_SPEED, READ_ONCE(rdev->link_mbps)))
+		goto out;
+	for (i = 0; i < RUE_NPRIO; i++)
+		tsa[i] = cfg->ets_mask & BIT(i) ? RUE_TSA_ETS : RUE_TSA_STRICT;
+	if (nla_put(msg, RUE_A_CC_ETS_TSA, RUE_NPRIO, tsa) ||
+	    nla_put(msg, RUE_A_CC_ETS_WEIGHT, RUE_NPRIO, cfg->ets_weight) ||
+	    nla_put_u8(msg, RUE_A_CC_PFC_ENABLE, cfg->pfc_enable) ||
+	    nla_put_u32(msg, RUE_A_CC_PFC_XOFF, cfg->pfc_xoff) ||
+	    nla_put_u32(msg, RUE_A_CC_PFC_XON, cfg->pfc_xon) ||
+	    nla_put_u32(msg, RUE_A_CC_PFC_QUANTA, cfg->pfc_quanta) ||
+	    nla_put_u8(msg, RUE_A_CC_PFC_PAUSED, rue_txq_paused(rdev)) ||
+	    nla_put_u8(msg, RUE_A_CC_PFC_ASSERTED, rue_pfc_asserted(rdev)))
 		goto out;
 	err = 0;
 out:
@@ -370,6 +396,66 @@ static void rue_nl_flag(const struct nlattr *a, u32 *v)
 		*v = nla_get_u8(a);
 }
 
+/*
+ * Transmission selection and PFC.  The ETS priorities' weights must add
+ * up to 100, each at least 1 (dcb ets and 802.1Qaz), and XON may not be
+ * above XOFF: checked on the result, so that a request may change both.
+ */
+static int rue_nl_prio_apply(struct rue_cc_cfg *cfg, struct nlattr **tb,
+			     struct netlink_ext_ack *extack)
+{
+	unsigned int sum = 0;
+	const u8 *v;
+	int i;
+
+	if (tb[RUE_A_CC_ETS_TSA]) {
+		v = nla_data(tb[RUE_A_CC_ETS_TSA]);
+		cfg->ets_mask = 0;
+		for (i = 0; i < RUE_NPRIO; i++) {
+			if (v[i] > RUE_TSA_ETS) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[RUE_A_CC_ETS_TSA],
+						    "a priority is strict (0) or ets (1)");
+				return -EINVAL;
+			}
+			if (v[i] == RUE_TSA_ETS)
+				cfg->ets_mask |= BIT(i);
+		}
+	}
+	if (tb[RUE_A_CC_ETS_WEIGHT]) {
+		v = nla_data(tb[RUE_A_CC_ETS_WEIGHT]);
+		for (i = 0; i < RUE_NPRIO; i++) {
+			if (v[i] > 100) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[RUE_A_CC_ETS_WEIGHT],
+						    "weights are 0 to 100 (%)");
+				return -EINVAL;
+			}
+		}
+		memcpy(cfg->ets_weight, v, RUE_NPRIO);
+	}
+	for (i = 0; i < RUE_NPRIO; i++) {
+		if (!(cfg->ets_mask & BIT(i)))
+			continue;
+		if (!cfg->ets_weight[i]) {
+			NL_SET_ERR_MSG(extack, "an ets priority needs a weight of at least 1%");
+			return -EINVAL;
+		}
+		sum += cfg->ets_weight[i];
+	}
+	if (cfg->ets_mask && sum != 100) {
+		NL_SET_ERR_MSG(extack, "the weights of the ets priorities must add up to 100");
+		return -EINVAL;
+	}
+	rue_nl_u8(tb[RUE_A_CC_PFC_ENABLE], &cfg->pfc_enable);
+	rue_nl_u32(tb[RUE_A_CC_PFC_XOFF], &cfg->pfc_xoff);
+	rue_nl_u32(tb[RUE_A_CC_PFC_XON], &cfg->pfc_xon);
+	rue_nl_u32(tb[RUE_A_CC_PFC_QUANTA], &cfg->pfc_quanta);
+	if (cfg->pfc_xon > cfg->pfc_xoff) {
+		NL_SET_ERR_MSG(extack, "pfc-xon may not be above pfc-xoff");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Apply the attributes of @tb to @cfg; nothing is applied on error. */
 static int rue_nl_cc_apply(struct rue_cc_cfg *cfg, struct nlattr **tb,
 			   struct netlink_ext_ack *extack)
@@ -411,7 +497,7 @@ static int rue_nl_cc_apply(struct rue_cc_cfg *cfg, struct nlattr **tb,
 	rue_nl_u32(tb[RUE_A_CC_RPG_THRESHOLD], &d->rpg_threshold);
 	rue_nl_u32(tb[RUE_A_CC_RPG_AI_RATE], &d->rpg_ai_rate);
 	rue_nl_u32(tb[RUE_A_CC_RPG_HAI_RATE], &d->rpg_hai_rate);
-	return 0;
+	return rue_nl_prio_apply(cfg, tb, extack);
 }
 
 static int rue_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -449,11 +535,15 @@ static int rue_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_unlock;
 	}
 	err = rue_nl_cc_apply(cfg, tb, info->extack);
+	if (!err)
+		err = rue_pfc_config(rdev, cfg);
 	if (err) {
 		kfree(cfg);
 		goto out_unlock;
 	}
 	rue_cc_replace(rdev, cfg);
+	/* QPs waiting on a priority they may no longer have */
+	rue_txq_wake(rdev);
 out_unlock:
 	mutex_unlock(&rdev->cc_lock);
 	rue_dev_put(rdev);

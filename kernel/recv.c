@@ -30,6 +30,7 @@
 #include "device.h"
 #include "icrc.h"
 #include "loop.h"
+#include "pfc.h"
 #include "pkt.h"
 #include "qp.h"
 #include "rc_req.h"
@@ -215,22 +216,17 @@ static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 }
 
 /**
- * rue_recv_roce_encap() - UDP encap_rcv hook of the RoCEv2 sockets
- * @sk: the socket
- * @skb: the packet, data at the UDP header
+ * rue_recv_roce() - receive a RoCEv2 packet off the wire
+ * @rdev: the device it is for
+ * @skb: the packet, data at the UDP header; consumed
  *
- * Return: 0, the packet is always consumed.
+ * With bottom halves off and under rcu_read_lock(): from the socket's
+ * softirq, or from the PFC receive backlog (pfc.c).
  */
-int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb)
+void rue_recv_roce(struct rue_dev *rdev, struct sk_buff *skb)
 {
-	struct rue_pkt pkt = {};
-	struct rue_dev *rdev;
+	struct rue_pkt pkt = { .rdev = rdev };
 	enum rue_stat bad;
-
-	rdev = rue_recv_dev(skb);
-	if (!rdev)
-		goto free;
-	pkt.rdev = rdev;
 
 	bad = rue_recv_ip(skb, &pkt);
 	if (bad == RUE_NSTATS)
@@ -249,6 +245,28 @@ int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb)
 	rue_recv_dispatch(rdev, &pkt);
 free:
 	consume_skb(skb);
+}
+
+/**
+ * rue_recv_roce_encap() - UDP encap_rcv hook of the RoCEv2 sockets
+ * @sk: the socket
+ * @skb: the packet, data at the UDP header
+ *
+ * Return: 0, the packet is always consumed.
+ */
+int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb)
+{
+	struct rue_dev *rdev;
+
+	rdev = rue_recv_dev(skb);
+	if (!rdev) {
+		consume_skb(skb);
+		return 0;
+	}
+	/* a priority with a PFC receive backlog waits there */
+	if (unlikely(READ_ONCE(rdev->pfc.hold)) && rue_pfc_rx_hold(rdev, skb))
+		return 0;
+	rue_recv_roce(rdev, skb);
 	return 0;
 }
 

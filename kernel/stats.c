@@ -5,6 +5,7 @@
  */
 #include <rdma/ib_verbs.h>
 
+#include "cc.h"
 #include "device.h"
 #include "stats.h"
 
@@ -40,10 +41,71 @@ static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_NP_CNP_SENT].name = "np_cnp_sent",
 	[RUE_STAT_RP_CNP_HANDLED].name = "rp_cnp_handled",
 	[RUE_STAT_RP_CNP_IGNORED].name = "rp_cnp_ignored",
+	[RUE_STAT_PFC_MALFORMED].name = "rx_pfc_malformed",
+	[RUE_STAT_PFC_IGNORED].name = "rx_pfc_ignored",
+	/* per priority, as mlx5's ethtool counters */
+	[RUE_STAT_PRIO(0, RUE_PRIO_TX_PACKETS)].name = "tx_prio0_packets",
+	[RUE_STAT_PRIO(0, RUE_PRIO_TX_BYTES)].name = "tx_prio0_bytes",
+	[RUE_STAT_PRIO(0, RUE_PRIO_TX_DISCARDS)].name = "tx_prio0_discards",
+	[RUE_STAT_PRIO(0, RUE_PRIO_RX_DISCARDS)].name = "rx_prio0_discards",
+	[RUE_STAT_PRIO(0, RUE_PRIO_RX_PAUSE)].name = "rx_prio0_pause",
+	[RUE_STAT_PRIO(0, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio0_pause_duration",
+	[RUE_STAT_PRIO(0, RUE_PRIO_TX_PAUSE)].name = "tx_prio0_pause",
+	[RUE_STAT_PRIO(1, RUE_PRIO_TX_PACKETS)].name = "tx_prio1_packets",
+	[RUE_STAT_PRIO(1, RUE_PRIO_TX_BYTES)].name = "tx_prio1_bytes",
+	[RUE_STAT_PRIO(1, RUE_PRIO_TX_DISCARDS)].name = "tx_prio1_discards",
+	[RUE_STAT_PRIO(1, RUE_PRIO_RX_DISCARDS)].name = "rx_prio1_discards",
+	[RUE_STAT_PRIO(1, RUE_PRIO_RX_PAUSE)].name = "rx_prio1_pause",
+	[RUE_STAT_PRIO(1, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio1_pause_duration",
+	[RUE_STAT_PRIO(1, RUE_PRIO_TX_PAUSE)].name = "tx_prio1_pause",
+	[RUE_STAT_PRIO(2, RUE_PRIO_TX_PACKETS)].name = "tx_prio2_packets",
+	[RUE_STAT_PRIO(2, RUE_PRIO_TX_BYTES)].name = "tx_prio2_bytes",
+	[RUE_STAT_PRIO(2, RUE_PRIO_TX_DISCARDS)].name = "tx_prio2_discards",
+	[RUE_STAT_PRIO(2, RUE_PRIO_RX_DISCARDS)].name = "rx_prio2_discards",
+	[RUE_STAT_PRIO(2, RUE_PRIO_RX_PAUSE)].name = "rx_prio2_pause",
+	[RUE_STAT_PRIO(2, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio2_pause_duration",
+	[RUE_STAT_PRIO(2, RUE_PRIO_TX_PAUSE)].name = "tx_prio2_pause",
+	[RUE_STAT_PRIO(3, RUE_PRIO_TX_PACKETS)].name = "tx_prio3_packets",
+	[RUE_STAT_PRIO(3, RUE_PRIO_TX_BYTES)].name = "tx_prio3_bytes",
+	[RUE_STAT_PRIO(3, RUE_PRIO_TX_DISCARDS)].name = "tx_prio3_discards",
+	[RUE_STAT_PRIO(3, RUE_PRIO_RX_DISCARDS)].name = "rx_prio3_discards",
+	[RUE_STAT_PRIO(3, RUE_PRIO_RX_PAUSE)].name = "rx_prio3_pause",
+	[RUE_STAT_PRIO(3, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio3_pause_duration",
+	[RUE_STAT_PRIO(3, RUE_PRIO_TX_PAUSE)].name = "tx_prio3_pause",
+	[RUE_STAT_PRIO(4, RUE_PRIO_TX_PACKETS)].name = "tx_prio4_packets",
+	[RUE_STAT_PRIO(4, RUE_PRIO_TX_BYTES)].name = "tx_prio4_bytes",
+	[RUE_STAT_PRIO(4, RUE_PRIO_TX_DISCARDS)].name = "tx_prio4_discards",
+	[RUE_STAT_PRIO(4, RUE_PRIO_RX_DISCARDS)].name = "rx_prio4_discards",
+	[RUE_STAT_PRIO(4, RUE_PRIO_RX_PAUSE)].name = "rx_prio4_pause",
+	[RUE_STAT_PRIO(4, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio4_pause_duration",
+	[RUE_STAT_PRIO(4, RUE_PRIO_TX_PAUSE)].name = "tx_prio4_pause",
+	[RUE_STAT_PRIO(5, RUE_PRIO_TX_PACKETS)].name = "tx_prio5_packets",
+	[RUE_STAT_PRIO(5, RUE_PRIO_TX_BYTES)].name = "tx_prio5_bytes",
+	[RUE_STAT_PRIO(5, RUE_PRIO_TX_DISCARDS)].name = "tx_prio5_discards",
+	[RUE_STAT_PRIO(5, RUE_PRIO_RX_DISCARDS)].name = "rx_prio5_discards",
+	[RUE_STAT_PRIO(5, RUE_PRIO_RX_PAUSE)].name = "rx_prio5_pause",
+	[RUE_STAT_PRIO(5, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio5_pause_duration",
+	[RUE_STAT_PRIO(5, RUE_PRIO_TX_PAUSE)].name = "tx_prio5_pause",
+	[RUE_STAT_PRIO(6, RUE_PRIO_TX_PACKETS)].name = "tx_prio6_packets",
+	[RUE_STAT_PRIO(6, RUE_PRIO_TX_BYTES)].name = "tx_prio6_bytes",
+	[RUE_STAT_PRIO(6, RUE_PRIO_TX_DISCARDS)].name = "tx_prio6_discards",
+	[RUE_STAT_PRIO(6, RUE_PRIO_RX_DISCARDS)].name = "rx_prio6_discards",
+	[RUE_STAT_PRIO(6, RUE_PRIO_RX_PAUSE)].name = "rx_prio6_pause",
+	[RUE_STAT_PRIO(6, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio6_pause_duration",
+	[RUE_STAT_PRIO(6, RUE_PRIO_TX_PAUSE)].name = "tx_prio6_pause",
+	[RUE_STAT_PRIO(7, RUE_PRIO_TX_PACKETS)].name = "tx_prio7_packets",
+	[RUE_STAT_PRIO(7, RUE_PRIO_TX_BYTES)].name = "tx_prio7_bytes",
+	[RUE_STAT_PRIO(7, RUE_PRIO_TX_DISCARDS)].name = "tx_prio7_discards",
+	[RUE_STAT_PRIO(7, RUE_PRIO_RX_DISCARDS)].name = "rx_prio7_discards",
+	[RUE_STAT_PRIO(7, RUE_PRIO_RX_PAUSE)].name = "rx_prio7_pause",
+	[RUE_STAT_PRIO(7, RUE_PRIO_RX_PAUSE_DURATION)].name = "rx_prio7_pause_duration",
+	[RUE_STAT_PRIO(7, RUE_PRIO_TX_PAUSE)].name = "tx_prio7_pause",
 };
 
 u64 rue_stat_read(struct rue_dev *rdev, enum rue_stat idx)
 {
+	BUILD_BUG_ON(RUE_STAT_PRIO_BASE + RUE_NPRIO * RUE_PRIO_NSTATS !=
+		     RUE_NSTATS);
 	u64 sum = 0;
 	int cpu;
 

@@ -38,8 +38,26 @@ enum rue_stat {
 	RUE_STAT_NP_CNP_SENT,
 	RUE_STAT_RP_CNP_HANDLED,
 	RUE_STAT_RP_CNP_IGNORED,	/* unknown QP, not RC, DCQCN off */
-	RUE_NSTATS
+	RUE_STAT_PFC_MALFORMED,		/* MAC control frames we cannot read */
+	RUE_STAT_PFC_IGNORED,		/* PFC for priorities without PFC */
+	RUE_STAT_PRIO_BASE,		/* then RUE_PRIO_NSTATS per priority */
+	RUE_NSTATS = RUE_STAT_PRIO_BASE + 8 * 7
 };
+
+/* Counters of each priority, as mlx5's ethtool names them. */
+enum rue_prio_stat {
+	RUE_PRIO_TX_PACKETS,		/* wire packets handed to the stack */
+	RUE_PRIO_TX_BYTES,
+	RUE_PRIO_TX_DISCARDS,		/* queue overflow, stack drop, detach */
+	RUE_PRIO_RX_DISCARDS,		/* receive backlog overflow */
+	RUE_PRIO_RX_PAUSE,		/* PFC frames received (XOFF and XON) */
+	RUE_PRIO_RX_PAUSE_DURATION,	/* us paused by them */
+	RUE_PRIO_TX_PAUSE,		/* PFC frames sent */
+	RUE_PRIO_NSTATS
+};
+
+#define RUE_STAT_PRIO(p, k) \
+	((enum rue_stat)(RUE_STAT_PRIO_BASE + (p) * RUE_PRIO_NSTATS + (k)))
 
 struct rue_dev;
 

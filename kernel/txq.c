@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device's transmit queue.
+ * The device's transmit queues.
  *
  * A RoCE NIC's send queue has a fixed depth: when it is full, the
  * transport waits for completions to free slots.  rue's wire packets go
@@ -14,25 +14,47 @@
  * (skb_set_owner_w()) until the stack frees it: after a NIC's transmit
  * completion, or when the receiving stack takes it (ip_rcv_core() orphans
  * it).  That is how TCP small queues bound a socket's packets below it.
- * Transmit engines build wire packets only while the charge is below
- * RUE_TXQ_BYTES; a QP that finds no room waits on a list, and the
- * socket's write_space callback, which the stack calls as charged
- * packets are freed, kicks the waiters once half the room is back.
- * Packets delivered in memory (loop.c) are not charged: that queue is
- * drained as it is filled.
+ * At most RUE_TXQ_BYTES are charged at a time.  Packets delivered in
+ * memory (loop.c) are not charged: that queue is drained as it is filled.
+ *
+ * Priorities.  Like a NIC's port, the device has a queue per priority
+ * (skb->priority, from the DSCP map: cc.c).  While nothing is queued or
+ * paused, a finished packet goes straight to the stack.  Otherwise -
+ * the charge is at its bound, the priority is paused by the link partner
+ * (pfc.c), or the lower device has stopped a queue it has no qdisc for -
+ * it waits in its priority's queue, uncharged, so that a paused priority
+ * takes none of the others' room.  The drain work sends waiting packets
+ * while the charge allows, choosing by IEEE 802.1Q transmission
+ * selection: strict priorities first, highest first, then the ETS
+ * priorities by deficit round robin over their weights.  A QP builds
+ * packets only while its priority's queue holds less than
+ * RUE_TXQ_PRIO_BYTES; above that it waits on the priority's list and is
+ * kicked when a quarter of the queue has drained or the pause ends.  Packets
+ * built on receive (ACKs, CNPs) do not wait: above RUE_TXQ_PRIO_LIMIT
+ * they are dropped and counted, and the transport recovers.
+ *
+ * Locking.  txq->lock (BH) protects the queues, the waiter lists and the
+ * pause state; txq->state mirrors what the fast path needs in one word.
+ * The socket's write_space callback runs as charged packets are freed,
+ * in any context: it only queues the drain work.
  *
  * Lifetime.  The socket exists from attach to detach (device.c).  Packets
  * in flight keep its memory alive (sk_wmem_alloc), not the device's:
  * write_space finds the device through sk_user_data under RCU, which
  * rue_txq_unhook() clears, restoring the socket's own callback, a grace
- * period before rue_txq_close() releases the socket.  The waiters lock
- * is taken with interrupts off: packets may be freed with them off.
+ * period before rue_txq_close() stops the timers and the drain, drops
+ * what is still queued and releases the socket.
  */
+#include <linux/ip.h>
 #include <linux/net.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/sch_generic.h>
 #include <net/sock.h>
 
 #include "device.h"
 #include "qp.h"
+#include "stats.h"
 #include "txq.h"
 
 /*
@@ -40,58 +62,389 @@
  * even for two devices sending on one CPU, and far more than a veth or a
  * NIC needs to stay busy.
  */
-#define RUE_TXQ_BYTES	(1024 * 1024)
-
+#define RUE_TXQ_BYTES		(1024 * 1024)
 /* Headers and trailer of a packet, for the room estimate. */
-#define RUE_TXQ_HDR_EST	128
+#define RUE_TXQ_HDR_EST		128
+/*
+ * A priority's queue: QPs wait above this (as deep as the room in the
+ * stack, so that a busy priority's QPs have time to refill it) ...
+ */
+#define RUE_TXQ_PRIO_BYTES	RUE_TXQ_BYTES
+/* ... and packets that do not wait are dropped above this. */
+#define RUE_TXQ_PRIO_LIMIT	(4 * RUE_TXQ_PRIO_BYTES)
+/*
+ * The drain runs once a quarter of the room is back, and QPs are kicked
+ * when a quarter of their priority's queue is: a drain then takes less
+ * than a queue's waiting QPs refill, so a strict priority with work stays
+ * ahead of the ones below it.
+ */
+#define RUE_TXQ_LOW(bytes)	((bytes) / 4 * 3)
+#define RUE_TXQ_PRIO_LOW	RUE_TXQ_LOW(RUE_TXQ_PRIO_BYTES)
+/* Packets taken off the queues per lock hold, and batches per run. */
+#define RUE_TXQ_BATCH		16
+#define RUE_TXQ_RUNS		64
+/* A stopped lower queue is looked at again after this long. */
+#define RUE_TXQ_RETRY_NS	(20 * NSEC_PER_USEC)
+/* ETS: bytes per round for each percent of weight. */
+#define RUE_TXQ_QUANTUM		1024
+
+#define RUE_TXQ_QUEUED(p)	BIT(p)
+#define RUE_TXQ_PAUSED(p)	BIT(8 + (p))
+#define RUE_TXQ_DRAINING	BIT(16)
+
+static struct rue_dev *rue_txq_dev(struct rue_txq *txq)
+{
+	return container_of(txq, struct rue_dev, txq);
+}
+
+/* Priorities with packets that may go now; txq->lock held. */
+static unsigned int rue_txq_ready(const struct rue_txq *txq)
+{
+	return txq->state & ~(txq->state >> 8) & 0xff;
+}
+
+/* Kick the QPs waiting on @pr; txq->lock held. */
+static void rue_txq_kick(struct rue_txq_prio *pr)
+{
+	struct rue_qp *qp, *tmp;
+
+	list_for_each_entry_safe(qp, tmp, &pr->waiters, txq_node) {
+		list_del_init(&qp->txq_node);
+		rue_qp_kick(qp);
+	}
+}
+
+static bool rue_txq_budget_ok(struct rue_txq *txq)
+{
+	struct sock *sk = txq->sock->sk;
+
+	return sk_wmem_alloc_get(sk) < READ_ONCE(sk->sk_sndbuf);
+}
+
+/*
+ * A device without a qdisc drops what it is given while its queue is
+ * stopped (veth with peer backpressure, on newer kernels): hold packets
+ * then.  Under rcu_read_lock().  With a qdisc, the qdisc holds them.
+ */
+static bool rue_txq_lower_stopped(struct net_device *ndev)
+{
+	unsigned int i, n = min(ndev->real_num_tx_queues, 16U);
+
+	for (i = 0; i < n; i++) {
+		struct netdev_queue *q = netdev_get_tx_queue(ndev, i);
+
+		/* noqueue: the qdisc without an enqueue */
+		if (unlikely(netif_xmit_stopped(q)) &&
+		    !rcu_dereference(q->qdisc)->enqueue)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Hand a finished packet to the IP stack.  Under rcu_read_lock() with
+ * bottom halves off and tx_ok set.
+ */
+static int rue_txq_out(struct rue_dev *rdev, struct sk_buff *skb)
+{
+	unsigned int prio = skb->priority & (RUE_NPRIO - 1);
+	unsigned int len = skb->len;
+	int err;
+
+	skb_set_owner_w(skb, rdev->txq.sock->sk);
+	if (skb->protocol == htons(ETH_P_IP))
+		err = ip_local_out(rdev->net, NULL, skb);
+	else
+		err = ip6_local_out(rdev->net, NULL, skb);
+	err = net_xmit_eval(err);
+	if (unlikely(err)) {
+		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+		rue_stat_inc(rdev, RUE_STAT_PRIO(prio, RUE_PRIO_TX_DISCARDS));
+		return err > 0 ? -ENOBUFS : err;
+	}
+	rue_stat_inc(rdev, RUE_STAT_PRIO(prio, RUE_PRIO_TX_PACKETS));
+	rue_stat_add(rdev, RUE_STAT_PRIO(prio, RUE_PRIO_TX_BYTES), len);
+	return 0;
+}
+
+/*
+ * Transmission selection (IEEE 802.1Q 8.6.8): the strict priorities
+ * first, highest first; then the ETS ones by deficit round robin
+ * (Shreedhar and Varghese): a priority's first visit in a round adds
+ * its quantum, and it sends while its deficit covers the packet at its
+ * head.  txq->lock held.
+ *
+ * Return: the priority to send from, or -1.
+ */
+static int rue_txq_pick(struct rue_txq *txq, const struct rue_cc_cfg *cfg)
+{
+	unsigned int ready = rue_txq_ready(txq);
+	unsigned int strict = ready & ~cfg->ets_mask;
+	unsigned int ets = ready & cfg->ets_mask;
+	struct rue_txq_prio *pr;
+	int i;
+
+	if (strict)
+		return fls(strict) - 1;
+	if (!ets)
+		return -1;
+	/* A quantum is at least 1 KiB, so a packet waits a few rounds at most. */
+	for (i = 0; i < RUE_NPRIO * 64; i++) {
+		pr = &txq->prio[txq->rr];
+		if (ets & BIT(txq->rr)) {
+			if (!txq->rr_granted) {
+				pr->deficit += max_t(int, cfg->ets_weight[txq->rr], 1) *
+					       RUE_TXQ_QUANTUM;
+				txq->rr_granted = true;
+			}
+			if (pr->deficit >= (int)skb_peek(&pr->q)->len)
+				return txq->rr;
+		}
+		txq->rr = (txq->rr + 1) % RUE_NPRIO;
+		txq->rr_granted = false;
+	}
+	return fls(ets) - 1;
+}
+
+/* Take up to a batch of packets off the queues; txq->lock held. */
+static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
+			 struct sk_buff_head *batch)
+{
+	unsigned long state;
+	struct rue_txq_prio *pr;
+	struct sk_buff *skb;
+	int n, p;
+
+	for (n = 0; n < RUE_TXQ_BATCH; n++) {
+		p = rue_txq_pick(txq, cfg);
+		if (p < 0)
+			break;
+		pr = &txq->prio[p];
+		skb = __skb_dequeue(&pr->q);
+		pr->qbytes -= skb->len;
+		pr->deficit -= skb->len;
+		if (skb_queue_empty(&pr->q)) {
+			WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_QUEUED(p));
+			pr->deficit = 0;
+		}
+		if (pr->qbytes <= RUE_TXQ_PRIO_LOW)
+			rue_txq_kick(pr);
+		__skb_queue_tail(batch, skb);
+	}
+	state = txq->state;
+	if (n)
+		state |= RUE_TXQ_DRAINING;
+	else
+		state &= ~RUE_TXQ_DRAINING;
+	WRITE_ONCE(txq->state, state);
+	return n > 0;
+}
+
+static void rue_txq_drain_work(struct work_struct *work)
+{
+	struct rue_txq *txq = container_of(work, struct rue_txq, drain_work);
+	struct rue_dev *rdev = rue_txq_dev(txq);
+	struct sk_buff_head batch;
+	struct sk_buff *skb;
+	int runs;
+
+	__skb_queue_head_init(&batch);
+	local_bh_disable();
+	rcu_read_lock();
+	for (runs = 0; READ_ONCE(rdev->tx_ok); runs++) {
+		/* out of room: write_space runs us again */
+		if (!rue_txq_budget_ok(txq))
+			break;
+		if (rue_txq_lower_stopped(rdev->ndev)) {
+			hrtimer_start(&txq->retry_timer,
+				      ns_to_ktime(RUE_TXQ_RETRY_NS),
+				      HRTIMER_MODE_REL_SOFT);
+			break;
+		}
+		if (runs == RUE_TXQ_RUNS) {
+			/* let the CPU do something else, then go on */
+			queue_work(rdev->wq, &txq->drain_work);
+			break;
+		}
+		spin_lock(&txq->lock);
+		if (!rue_txq_take(txq, rcu_dereference(rdev->cc), &batch)) {
+			spin_unlock(&txq->lock);
+			break;
+		}
+		spin_unlock(&txq->lock);
+		while ((skb = __skb_dequeue(&batch)))
+			rue_txq_out(rdev, skb);
+	}
+	spin_lock(&txq->lock);
+	WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_DRAINING);
+	spin_unlock(&txq->lock);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+static enum hrtimer_restart rue_txq_retry(struct hrtimer *timer)
+{
+	struct rue_txq *txq = container_of(timer, struct rue_txq, retry_timer);
+
+	queue_work(rue_txq_dev(txq)->wq, &txq->drain_work);
+	return HRTIMER_NORESTART;
+}
+
+/* End a pause of priority @p, if it is paused; txq->lock held. */
+static void rue_txq_resume(struct rue_txq *txq, unsigned int p, u64 now)
+{
+	struct rue_txq_prio *pr = &txq->prio[p];
+	struct rue_dev *rdev = rue_txq_dev(txq);
+
+	if (!(txq->state & RUE_TXQ_PAUSED(p)))
+		return;
+	WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_PAUSED(p));
+	rue_stat_add(rdev, RUE_STAT_PRIO(p, RUE_PRIO_RX_PAUSE_DURATION),
+		     div_u64(now - pr->pause_start, NSEC_PER_USEC));
+	rue_txq_kick(pr);
+	if (txq->state & RUE_TXQ_QUEUED(p))
+		queue_work(rdev->wq, &txq->drain_work);
+}
+
+static enum hrtimer_restart rue_txq_resume_timer(struct hrtimer *timer)
+{
+	struct rue_txq_prio *pr = container_of(timer, struct rue_txq_prio,
+					       resume_timer);
+	struct rue_txq *txq = container_of(pr - pr->idx, struct rue_txq, prio[0]);
+	u64 now = ktime_get_ns();
+
+	spin_lock(&txq->lock);
+	if (txq->state & RUE_TXQ_PAUSED(pr->idx)) {
+		if (now >= pr->paused_until)
+			rue_txq_resume(txq, pr->idx, now);
+		else	/* refreshed while we fired */
+			hrtimer_start(timer, ns_to_ktime(pr->paused_until),
+				      HRTIMER_MODE_ABS_SOFT);
+	}
+	spin_unlock(&txq->lock);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * rue_txq_pause() - pause or resume one priority (a PFC frame arrived)
+ * @rdev: the device, attached
+ * @prio: the priority
+ * @ns: for how long from now, 0 to resume now
+ *
+ * A new pause time replaces the old one (IEEE 802.1Qbb 36.1.3.3).
+ */
+void rue_txq_pause(struct rue_dev *rdev, unsigned int prio, u64 ns)
+{
+	struct rue_txq *txq = &rdev->txq;
+	struct rue_txq_prio *pr = &txq->prio[prio];
+	u64 now = ktime_get_ns();
+
+	spin_lock_bh(&txq->lock);
+	if (!ns) {
+		rue_txq_resume(txq, prio, now);
+	} else {
+		if (!(txq->state & RUE_TXQ_PAUSED(prio))) {
+			pr->pause_start = now;
+			WRITE_ONCE(txq->state, txq->state | RUE_TXQ_PAUSED(prio));
+		}
+		pr->paused_until = now + ns;
+		hrtimer_start(&pr->resume_timer, ns_to_ktime(pr->paused_until),
+			      HRTIMER_MODE_ABS_SOFT);
+	}
+	spin_unlock_bh(&txq->lock);
+}
+
+/* The priorities paused now, for netlink. */
+u8 rue_txq_paused(struct rue_dev *rdev)
+{
+	return (READ_ONCE(rdev->txq.state) >> 8) & 0xff;
+}
+
+/**
+ * rue_txq_xmit() - send a finished wire packet, or queue it
+ * @rdev: the device
+ * @skb: the packet with its IP header and route; skb->priority says
+ *	 its priority; consumed
+ *
+ * Under rcu_read_lock() with bottom halves off, tx_ok set.
+ *
+ * Return: 0 when sent or queued, else a negative errno (dropped and
+ * counted).
+ */
+int rue_txq_xmit(struct rue_dev *rdev, struct sk_buff *skb)
+{
+	struct rue_txq *txq = &rdev->txq;
+	unsigned int p = skb->priority & (RUE_NPRIO - 1);
+	struct rue_txq_prio *pr = &txq->prio[p];
+	bool drain;
+
+	if (likely(!READ_ONCE(txq->state)) && rue_txq_budget_ok(txq) &&
+	    !rue_txq_lower_stopped(rdev->ndev))
+		return rue_txq_out(rdev, skb);
+
+	spin_lock(&txq->lock);
+	if (!(txq->state & (RUE_TXQ_DRAINING | RUE_TXQ_PAUSED(p))) &&
+	    !rue_txq_ready(txq) && rue_txq_budget_ok(txq) &&
+	    !rue_txq_lower_stopped(rdev->ndev)) {
+		/* nothing waits before it */
+		spin_unlock(&txq->lock);
+		return rue_txq_out(rdev, skb);
+	}
+	if (unlikely(pr->qbytes >= RUE_TXQ_PRIO_LIMIT)) {
+		spin_unlock(&txq->lock);
+		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+		rue_stat_inc(rdev, RUE_STAT_PRIO(p, RUE_PRIO_TX_DISCARDS));
+		kfree_skb(skb);
+		return -ENOBUFS;
+	}
+	__skb_queue_tail(&pr->q, skb);
+	pr->qbytes += skb->len;
+	WRITE_ONCE(txq->state, txq->state | RUE_TXQ_QUEUED(p));
+	drain = !(txq->state & RUE_TXQ_PAUSED(p));
+	spin_unlock(&txq->lock);
+	/* Pairs with write_space: either it sees the queued bit, or we the room. */
+	smp_mb();
+	if (drain && rue_txq_budget_ok(txq))
+		queue_work(rdev->wq, &txq->drain_work);
+	return 0;
+}
 
 /* At device allocation: QPs may wait and cancel before and after attach. */
 void rue_txq_init(struct rue_dev *rdev)
 {
 	struct rue_txq *txq = &rdev->txq;
+	int p;
 
 	spin_lock_init(&txq->lock);
-	INIT_LIST_HEAD(&txq->waiters);
-	txq->nwait = 0;
+	txq->state = 0;
 	txq->sock = NULL;
-}
+	for (p = 0; p < RUE_NPRIO; p++) {
+		struct rue_txq_prio *pr = &txq->prio[p];
 
-/* Kick every waiting QP; txq->lock held. */
-static void rue_txq_kick_all(struct rue_txq *txq)
-{
-	struct rue_qp *qp, *tmp;
-
-	list_for_each_entry_safe(qp, tmp, &txq->waiters, txq_node) {
-		list_del_init(&qp->txq_node);
-		rue_qp_kick(qp);
+		pr->idx = p;
+		__skb_queue_head_init(&pr->q);
+		INIT_LIST_HEAD(&pr->waiters);
+		hrtimer_init(&pr->resume_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS_SOFT);
+		pr->resume_timer.function = rue_txq_resume_timer;
 	}
-	WRITE_ONCE(txq->nwait, 0);
+	INIT_WORK(&txq->drain_work, rue_txq_drain_work);
+	hrtimer_init(&txq->retry_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	txq->retry_timer.function = rue_txq_retry;
 }
 
 /* Called as charged packets are freed, in any context but hard IRQ. */
 static void rue_txq_write_space(struct sock *sk)
 {
 	struct rue_dev *rdev;
-	struct rue_txq *txq;
-	unsigned long flags;
 
 	rcu_read_lock();
 	rdev = rcu_dereference_sk_user_data(sk);
-	if (!rdev)
-		goto out;
-	txq = &rdev->txq;
-	/* Ordered after the uncharge by sock_wfree()'s atomic; see room(). */
-	if (!READ_ONCE(txq->nwait) ||
-	    sk_wmem_alloc_get(sk) > READ_ONCE(sk->sk_sndbuf) / 2)
-		goto out;
-	/*
-	 * Kick under the lock: rue_txq_cancel() takes it too, so a QP on
-	 * the list is not being destroyed.
-	 */
-	spin_lock_irqsave(&txq->lock, flags);
-	rue_txq_kick_all(txq);
-	spin_unlock_irqrestore(&txq->lock, flags);
-out:
+	/* Pairs with rue_txq_xmit(): the uncharge is before this. */
+	smp_mb();
+	if (rdev && (READ_ONCE(rdev->txq.state) & 0xff) &&
+	    sk_wmem_alloc_get(sk) <= RUE_TXQ_LOW(READ_ONCE(sk->sk_sndbuf)))
+		queue_work(rdev->wq, &rdev->txq.drain_work);
 	rcu_read_unlock();
 }
 
@@ -148,26 +501,69 @@ void rue_txq_unhook(struct rue_dev *rdev)
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
+/* Kick every waiting QP; txq->lock held. */
+static void rue_txq_kick_all(struct rue_txq *txq)
+{
+	int p;
+
+	for (p = 0; p < RUE_NPRIO; p++)
+		rue_txq_kick(&txq->prio[p]);
+}
+
+/**
+ * rue_txq_wake() - the priorities may have changed: kick every waiter
+ * @rdev: the device
+ */
+void rue_txq_wake(struct rue_dev *rdev)
+{
+	spin_lock_bh(&rdev->txq.lock);
+	rue_txq_kick_all(&rdev->txq);
+	spin_unlock_bh(&rdev->txq.lock);
+	queue_work(rdev->wq, &rdev->txq.drain_work);
+}
+
 /**
  * rue_txq_close() - release the transmit queue
- * @rdev: a device detached, a grace period after rue_txq_unhook()
+ * @rdev: a device detached, a grace period after rue_txq_unhook(), no
+ *	  longer receiving PFC frames
  *
- * QPs still waiting are kicked: they find the device detached, and what
- * they send is dropped and counted.  Packets still in flight keep the
- * socket's memory until they are freed.
+ * Queued packets are dropped and counted.  QPs still waiting are kicked:
+ * they find the device detached, and what they send is dropped and
+ * counted.  Packets still in flight keep the socket's memory until they
+ * are freed.
  */
 void rue_txq_close(struct rue_dev *rdev)
 {
 	struct rue_txq *txq = &rdev->txq;
-	unsigned long flags;
+	struct sk_buff_head purge;
+	struct sk_buff *skb;
+	int p;
 
-	if (!txq->sock)
-		return;
-	spin_lock_irqsave(&txq->lock, flags);
+	__skb_queue_head_init(&purge);
+	for (p = 0; p < RUE_NPRIO; p++)
+		hrtimer_cancel(&txq->prio[p].resume_timer);
+	hrtimer_cancel(&txq->retry_timer);
+	cancel_work_sync(&txq->drain_work);
+
+	spin_lock_bh(&txq->lock);
+	for (p = 0; p < RUE_NPRIO; p++) {
+		skb_queue_splice_tail_init(&txq->prio[p].q, &purge);
+		txq->prio[p].qbytes = 0;
+	}
+	txq->state = 0;
 	rue_txq_kick_all(txq);
-	spin_unlock_irqrestore(&txq->lock, flags);
-	sock_release(txq->sock);
-	txq->sock = NULL;
+	spin_unlock_bh(&txq->lock);
+
+	while ((skb = __skb_dequeue(&purge))) {
+		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+		rue_stat_inc(rdev, RUE_STAT_PRIO(skb->priority & (RUE_NPRIO - 1),
+						 RUE_PRIO_TX_DISCARDS));
+		kfree_skb(skb);
+	}
+	if (txq->sock) {
+		sock_release(txq->sock);
+		txq->sock = NULL;
+	}
 }
 
 /**
@@ -178,16 +574,16 @@ void rue_txq_close(struct rue_dev *rdev)
  * A QP whose packets stay in memory, or that is in the error state (it
  * only flushes), is not limited.
  *
- * Return: @budget or less; 0 when the queue is full, and then the QP is
- * kicked (rue_qp_kick()) once there is room.
+ * Return: @budget or less; 0 when its priority's queue is full, and then
+ * the QP is kicked (rue_qp_kick()) once there is room.
  */
 int rue_txq_room(struct rue_qp *qp, int budget)
 {
 	struct rue_dev *rdev = qp->rdev;
 	struct rue_txq *txq = &rdev->txq;
-	unsigned int per_pkt;
-	unsigned long flags;
+	struct rue_txq_prio *pr;
 	struct sock *sk;
+	unsigned int p;
 	int room;
 
 	if (READ_ONCE(qp->loop) || READ_ONCE(qp->state) == IB_QPS_ERR)
@@ -198,55 +594,41 @@ int rue_txq_room(struct rue_qp *qp, int budget)
 		rcu_read_unlock();
 		return budget;
 	}
-	sk = txq->sock->sk;
-	per_pkt = SKB_TRUESIZE(qp->mtu + RUE_TXQ_HDR_EST);
-	room = READ_ONCE(sk->sk_sndbuf) - sk_wmem_alloc_get(sk);
-	if (room <= 0) {
-		spin_lock_irqsave(&txq->lock, flags);
-		if (list_empty(&qp->txq_node)) {
-			list_add_tail(&qp->txq_node, &txq->waiters);
-			WRITE_ONCE(txq->nwait, txq->nwait + 1);
-		}
-		spin_unlock_irqrestore(&txq->lock, flags);
-		/*
-		 * Pairs with the ordered uncharge in sock_wfree(): either
-		 * write_space sees nwait, or we see its room.  If we do, we
-		 * stay listed; a spurious kick costs one empty run.
-		 */
-		smp_mb();
+	p = rue_cc_prio(rcu_dereference(rdev->cc), qp->av.tclass);
+	if (!(READ_ONCE(txq->state) & (RUE_TXQ_QUEUED(p) | RUE_TXQ_PAUSED(p)))) {
+		sk = txq->sock->sk;
 		room = READ_ONCE(sk->sk_sndbuf) - sk_wmem_alloc_get(sk);
+		if (room > 0) {
+			rcu_read_unlock();
+			return min_t(int, budget,
+				     DIV_ROUND_UP(room, SKB_TRUESIZE(qp->mtu +
+								   RUE_TXQ_HDR_EST)));
+		}
 	}
+	/* What does not fit in the stack waits in the priority's queue. */
+	pr = &txq->prio[p];
+	spin_lock_bh(&txq->lock);
+	room = RUE_TXQ_PRIO_BYTES - pr->qbytes;
+	if (room <= 0 && list_empty(&qp->txq_node))
+		list_add_tail(&qp->txq_node, &pr->waiters);
+	spin_unlock_bh(&txq->lock);
 	rcu_read_unlock();
 	if (room <= 0)
 		return 0;
-	return min_t(int, budget, DIV_ROUND_UP(room, per_pkt));
-}
-
-/**
- * rue_txq_charge() - charge a wire packet to its device's queue
- * @rdev: the device, attached (called under rcu_read_lock() with tx_ok)
- * @skb: the packet, about to enter the IP stack
- */
-void rue_txq_charge(struct rue_dev *rdev, struct sk_buff *skb)
-{
-	skb_set_owner_w(skb, rdev->txq.sock->sk);
+	return min_t(int, budget, DIV_ROUND_UP(room, qp->mtu + RUE_TXQ_HDR_EST));
 }
 
 /**
  * rue_txq_cancel() - take a QP off the waiters
  * @qp: a QP being destroyed, in the error state
  *
- * After this no write_space call kicks the QP.
+ * After this no drain or resume kicks the QP.
  */
 void rue_txq_cancel(struct rue_qp *qp)
 {
 	struct rue_txq *txq = &qp->rdev->txq;
-	unsigned long flags;
 
-	spin_lock_irqsave(&txq->lock, flags);
-	if (!list_empty(&qp->txq_node)) {
-		list_del_init(&qp->txq_node);
-		WRITE_ONCE(txq->nwait, txq->nwait - 1);
-	}
-	spin_unlock_irqrestore(&txq->lock, flags);
+	spin_lock_bh(&txq->lock);
+	list_del_init(&qp->txq_node);
+	spin_unlock_bh(&txq->lock);
 }

@@ -297,16 +297,11 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 
 	skb->ip_summed = CHECKSUM_NONE;
 	skb_dst_set(skb, dst);
-	rue_txq_charge(rdev, skb);
-	err = v4 ? ip_local_out(rdev->net, NULL, skb) :
-		   ip6_local_out(rdev->net, NULL, skb);
+	/* to the stack, or to its priority's queue (txq.c) */
+	err = rue_txq_xmit(rdev, skb);
 	rcu_read_unlock();
-
-	err = net_xmit_eval(err);
-	if (unlikely(err)) {
-		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
-		return err > 0 ? -ENOBUFS : err;
-	}
+	if (unlikely(err))
+		return err;	/* counted */
 sent:
 	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
 	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);

@@ -96,9 +96,34 @@ enum rue_cc_attr {
 	RUE_A_CC_RPG_AI_RATE,		/* u32: Mb/s, additive increase */
 	RUE_A_CC_RPG_HAI_RATE,		/* u32: Mb/s, hyper increase */
 	RUE_A_CC_LINK_SPEED,		/* u32: Mb/s, read only: the netdev's */
+	/*
+	 * Priority queues and 802.1Qbb PFC (Documentation/congestion.md).
+	 * Transmission selection: a priority is strict (served before any
+	 * ETS one, higher priorities first) or ETS (deficit round robin
+	 * over the ETS priorities by weight; the weights of ETS priorities
+	 * add up to 100).
+	 */
+	RUE_A_CC_ETS_TSA,		/* binary: 8 bytes, enum rue_tsa per priority */
+	RUE_A_CC_ETS_WEIGHT,		/* binary: 8 bytes, % per priority */
+	RUE_A_CC_PFC_ENABLE,		/* u8: bit n = PFC on for priority n */
+	RUE_A_CC_PFC_XOFF,		/* u32: bytes of receive backlog of one
+					 * priority that send XOFF; 0 = never */
+	RUE_A_CC_PFC_XON,		/* u32: bytes below which XON follows */
+	RUE_A_CC_PFC_QUANTA,		/* u32: pause time that XOFF asks for,
+					 * 1..65535 quanta of 512 bit times */
+	RUE_A_CC_PFC_PAUSED,		/* u8: read only, priorities paused now
+					 * by the link partner */
+	RUE_A_CC_PFC_ASSERTED,		/* u8: read only, priorities this device
+					 * holds in XOFF now */
 
 	__RUE_A_CC_MAX,
 	RUE_A_CC_MAX = __RUE_A_CC_MAX - 1
+};
+
+/* Transmission selection algorithm of a priority (IEEE 802.1Q 8.6.8). */
+enum rue_tsa {
+	RUE_TSA_STRICT = 0,
+	RUE_TSA_ETS = 1,
 };
 
 enum rue_ecn_mode {
