@@ -18,7 +18,8 @@ namespace rue::cli {
 inline constexpr size_t kDscpCount = 64;
 inline constexpr unsigned kPrioCount = 8;
 
-using DscpMap = std::array<uint8_t, kDscpCount>;  // priority, by DSCP
+using DscpMap = std::array<uint8_t, kDscpCount>;    // priority, by DSCP
+using PrioTable = std::array<uint8_t, kPrioCount>;  // a value, by priority
 
 // The scalars are uint32_t whatever their width on the wire (cc_params.h
 // has it), so that one table can reach them all.
@@ -47,6 +48,14 @@ struct CcConfig {
   std::optional<uint32_t> rpg_ai_rate;   // Mb/s
   std::optional<uint32_t> rpg_hai_rate;  // Mb/s
   std::optional<uint32_t> link_speed;    // Mb/s, read only
+  std::optional<PrioTable> ets_tsa;      // enum rue_tsa
+  std::optional<PrioTable> ets_weight;   // %
+  std::optional<uint32_t> pfc_enable;    // bit n: priority n
+  std::optional<uint32_t> pfc_xoff;      // bytes
+  std::optional<uint32_t> pfc_xon;       // bytes
+  std::optional<uint32_t> pfc_quanta;    // 512 bit times
+  std::optional<uint32_t> pfc_paused;    // bit n: priority n, read only
+  std::optional<uint32_t> pfc_asserted;  // bit n: priority n, read only
 
   bool operator==(const CcConfig&) const = default;
 };

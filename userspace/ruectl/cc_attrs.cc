@@ -27,7 +27,7 @@ const std::vector<AttrPolicy>& CcPolicy() {
   static const std::vector<AttrPolicy> policy = [] {
     std::vector<AttrPolicy> rows;
     for (const CcParam& p : CcParams()) {
-      uint16_t len = p.wire == AttrKind::kBinary ? kDscpCount : 0;
+      uint16_t len = p.wire == AttrKind::kBinary ? BinaryLength(p) : 0;
       rows.push_back({p.attr, p.wire, p.key, false, len});
     }
     return rows;
@@ -35,11 +35,19 @@ const std::vector<AttrPolicy>& CcPolicy() {
   return policy;
 }
 
-DscpMap MapFrom(nl::Bytes raw) {
-  DscpMap map{};
-  std::transform(raw.begin(), raw.end(), map.begin(),
+// `raw` is as long as T: the policy checked it.
+template <typename T>
+T ArrayFrom(nl::Bytes raw) {
+  T array{};
+  std::transform(raw.begin(), raw.end(), array.begin(),
                  [](std::byte b) { return static_cast<uint8_t>(b); });
-  return map;
+  return array;
+}
+
+template <typename T>
+void PutArray(nl::MessageBuilder& message, uint16_t attr,
+              const std::optional<T>& array) {
+  if (array) message.PutBytes(attr, std::as_bytes(std::span(*array)));
 }
 
 }  // namespace
@@ -51,8 +59,10 @@ nl::Result<CcConfig> ParseCc(nl::Bytes nest) {
   for (const CcParam& p : CcParams()) {
     std::optional<nl::Attr> attr = table->Find(p.attr);
     if (!attr) continue;
-    if (p.wire == AttrKind::kBinary)
-      cc.dscp_prio = MapFrom(attr->payload());
+    if (p.table)
+      (cc.*p.table) = ArrayFrom<PrioTable>(attr->payload());
+    else if (p.wire == AttrKind::kBinary)
+      cc.dscp_prio = ArrayFrom<DscpMap>(attr->payload());
     else
       (cc.*p.member) = p.wire == AttrKind::kU8 ? attr->U8() : attr->U32();
   }
@@ -73,9 +83,12 @@ nl::Result<DeviceCc> ParseDeviceCc(nl::Bytes attrs) {
 void PutCc(nl::MessageBuilder& message, const CcConfig& cc) {
   nl::MessageBuilder::Nest nest = message.BeginNest(RUE_A_DEV_CC);
   for (const CcParam& p : CcParams()) {
+    if (p.table) {
+      PutArray(message, p.attr, cc.*p.table);
+      continue;
+    }
     if (p.wire == AttrKind::kBinary) {
-      if (cc.dscp_prio)
-        message.PutBytes(p.attr, std::as_bytes(std::span(*cc.dscp_prio)));
+      PutArray(message, p.attr, cc.dscp_prio);
       continue;
     }
     const std::optional<uint32_t>& value = cc.*p.member;

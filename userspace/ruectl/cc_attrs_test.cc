@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,14 @@ void PutKernelCc(nl::MessageBuilder& m) {
   m.PutU32(RUE_A_CC_RPG_THRESHOLD, 1);
   m.PutU32(RUE_A_CC_RPG_AI_RATE, 5).PutU32(RUE_A_CC_RPG_HAI_RATE, 50);
   m.PutU32(RUE_A_CC_LINK_SPEED, 25000);
+  PrioTable tsa = *testing::SampleCc()[0].cc.ets_tsa;
+  PrioTable weight = {0, 0, 0, 60, 40, 0, 0, 0};
+  m.PutBytes(RUE_A_CC_ETS_TSA, std::as_bytes(std::span(tsa)));
+  m.PutBytes(RUE_A_CC_ETS_WEIGHT, std::as_bytes(std::span(weight)));
+  m.PutU8(RUE_A_CC_PFC_ENABLE, 0x18);
+  m.PutU32(RUE_A_CC_PFC_XOFF, 65536).PutU32(RUE_A_CC_PFC_XON, 32768);
+  m.PutU32(RUE_A_CC_PFC_QUANTA, 65535);
+  m.PutU8(RUE_A_CC_PFC_PAUSED, 0).PutU8(RUE_A_CC_PFC_ASSERTED, 0x08);
   m.EndNest(cc);
 }
 
@@ -147,6 +156,32 @@ TEST(ParseDeviceCcTest, ShortDscpMapIsBadMessage) {
             "attribute \"dscp-prio\" (2): length 63, expected 64");
 }
 
+TEST(ParseDeviceCcTest, PerPriorityTablesAreEightBytes) {
+  for (size_t len : {7, 9, 64}) {
+    nl::MessageBuilder m = Reply();
+    nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+    std::vector<std::byte> raw(len);
+    m.PutBytes(RUE_A_CC_ETS_WEIGHT, raw);
+    m.EndNest(cc);
+    nl::Result<DeviceCc> d = Parse(m);
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.error().code, EBADMSG);
+    EXPECT_EQ(d.error().message, "attribute \"ets-weight\" (26): length " +
+                                     std::to_string(len) + ", expected 8");
+  }
+}
+
+TEST(ParseDeviceCcTest, UnknownTsaIsKept) {
+  nl::MessageBuilder m = Reply();
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  PrioTable tsa = {0, 1, 2, 0, 0, 0, 0, 255};
+  m.PutBytes(RUE_A_CC_ETS_TSA, std::as_bytes(std::span(tsa)));
+  m.EndNest(cc);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->cc.ets_tsa, tsa);
+}
+
 TEST(ParseDeviceCcTest, TruncatedNestIsBadMessage) {
   nl::MessageBuilder m = Reply();
   PutKernelCc(m);
@@ -185,6 +220,23 @@ TEST(PutCcTest, OnlyWhatIsSetWithKernelWidths) {
             (Seen{{RUE_A_CC_CNP_DSCP, 1},
                   {RUE_A_CC_CLAMP_TGT_RATE, 1},
                   {RUE_A_CC_RPG_AI_RATE, 4}}));
+}
+
+TEST(PutCcTest, TablesAndPfcWithKernelWidths) {
+  nl::MessageBuilder m(kFamily, 0);
+  CcConfig cc;
+  cc.ets_weight = PrioTable{0, 0, 0, 50, 50, 0, 0, 0};
+  cc.pfc_enable = 0x18;
+  cc.pfc_quanta = 0xffff;
+  cc.pfc_xoff = 1 << 20;
+  PutCc(m, cc);
+  ASSERT_TRUE(m.ok());
+  using Seen = std::vector<std::pair<uint16_t, size_t>>;
+  EXPECT_EQ(NestContents(m.bytes().subspan(NLMSG_HDRLEN)),
+            (Seen{{RUE_A_CC_ETS_WEIGHT, 8},
+                  {RUE_A_CC_PFC_ENABLE, 1},
+                  {RUE_A_CC_PFC_XOFF, 4},
+                  {RUE_A_CC_PFC_QUANTA, 4}}));
 }
 
 TEST(PutCcTest, NothingSetIsAnEmptyNest) {

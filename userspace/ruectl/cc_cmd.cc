@@ -20,8 +20,8 @@ constexpr std::string_view kCcHelp =
     "       ruectl cc help\n"
     "\n"
     "show  the congestion control of every rue device, or of DEV: ECN\n"
-    "      marking, the CNP notification point (NP) and the DCQCN reaction\n"
-    "      point (RP); -d adds the DSCP to priority map\n"
+    "      marking, the CNP notification point (NP), the DCQCN reaction\n"
+    "      point (RP), ETS and PFC; -d adds the DSCP to priority map\n"
     "set   change the parameters given, and only those (CAP_NET_ADMIN)\n"
     "\n"
     "KEY VALUE (times in us, rates in Mb/s; keys may be shortened):\n"
@@ -35,7 +35,12 @@ constexpr std::string_view kCcHelp =
     "  clamp-tgt-rate-after-time-inc { on | off }   rpg-time-reset US\n"
     "  rpg-byte-reset BYTES   rpg-threshold N   rpg-ai-rate RATE\n"
     "  rpg-hai-rate RATE\n"
-    "link-speed is shown only: the netdev sets it.\n"
+    "  ets-tsa { TSA0,...,TSA7 | PRIO:TSA[,...] }   TSA := { strict | ets }\n"
+    "  ets-weight { W0,...,W7 | PRIO:W[,...] }   W := 0-100 (%)\n"
+    "  (in PRIO:TSA and PRIO:W, PRIO may be a range: 3-4:ets)\n"
+    "  pfc-enable PRIOS   pfc-xoff BYTES   pfc-xon BYTES   pfc-quanta 1-65535\n"
+    "link-speed (the netdev's), pfc-paused and pfc-asserted (PFC state now)\n"
+    "are shown only.\n"
     "\n"
     "Examples:\n"
     "  ruectl cc\n"
@@ -43,7 +48,8 @@ constexpr std::string_view kCcHelp =
     "  ruectl -j -p cc show rue0\n"
     "  ruectl cc set rue0 ecn ect0 np-enable 3 rp-enable 3\n"
     "  ruectl cc set rue0 dscp-prio 26:3,48:6\n"
-    "  ruectl cc set rue0 rpg-ai-rate 10 rpg-hai-rate 100\n";
+    "  ruectl cc set rue0 rpg-ai-rate 10 rpg-hai-rate 100\n"
+    "  ruectl cc set rue0 ets-tsa 3-4:ets ets-weight 3:60,4:40 pfc-enable 3\n";
 
 // Every device's, or the one `name` gives.
 nl::Result<std::vector<DeviceCc>> Select(Backend& backend,
@@ -71,16 +77,30 @@ nl::Status CcShow(Context& context, Args& args) {
   return nl::Ok();
 }
 
-// The whole map to send: the kernel takes no less, so the entries given
-// go over the current map.  Not atomic: a change made by someone else
-// between the two requests is lost.
-nl::Result<DscpMap> NewDscpMap(Backend& backend, std::string_view name,
-                               std::span<const DscpPrio> changes) {
+nl::Error Unreported(std::string_view key) {
+  return nl::Error{EPROTO,
+                   "the kernel did not report the current " + std::string(key)};
+}
+
+// The whole maps and tables to send: the kernel takes no less, so the
+// entries given go over the current ones, read in one request.  Not
+// atomic: a change made by someone else between the two requests is lost.
+nl::Status CompleteEntries(Backend& backend, std::string_view name,
+                           CcChanges& changes) {
+  if (changes.dscp_prio.empty() && changes.tables.empty()) return nl::Ok();
   nl::Result<DeviceCc> current = backend.GetCc(name);
   if (!current.ok()) return RequestError(current.error(), name);
-  if (!current->cc.dscp_prio)
-    return nl::Error{EPROTO, "the kernel did not report the current dscp-prio"};
-  return ApplyDscpPrio(*current->cc.dscp_prio, changes);
+  if (!changes.dscp_prio.empty()) {
+    if (!current->cc.dscp_prio) return Unreported("dscp-prio");
+    changes.config.dscp_prio =
+        ApplyDscpPrio(*current->cc.dscp_prio, changes.dscp_prio);
+  }
+  for (const TableEntries& table : changes.tables) {
+    const std::optional<PrioTable>& now = current->cc.*table.param->table;
+    if (!now) return Unreported(table.param->key);
+    (changes.config.*table.param->table) = ApplyPrioValues(*now, table.entries);
+  }
+  return nl::Ok();
 }
 
 // The kernel's refusal of a set, in words.  Its policy checks name no
@@ -105,12 +125,8 @@ nl::Status CcSet(Context& context, Args& args) {
   if (!name.ok()) return name.error();
   nl::Result<CcChanges> changes = ParseCcChanges(args);
   if (!changes.ok()) return changes.error();
-  if (!changes->dscp_prio.empty()) {
-    nl::Result<DscpMap> map =
-        NewDscpMap(context.backend, *name, changes->dscp_prio);
-    if (!map.ok()) return map.error();
-    changes->config.dscp_prio = *map;
-  }
+  nl::Status completed = CompleteEntries(context.backend, *name, *changes);
+  if (!completed.ok()) return completed;
   nl::Status set = context.backend.SetCc(*name, changes->config);
   if (!set.ok()) return SetError(set.error(), *name, *changes);
   return nl::Ok();

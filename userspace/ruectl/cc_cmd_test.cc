@@ -113,6 +113,61 @@ TEST_F(CcTest, SetDscpPrioOnMissingDevice) {
   EXPECT_EQ(s.error().message, "device \"rue9\" not found");
 }
 
+TEST_F(CcTest, SetEtsEntriesSendTheWholeTablesChanged) {
+  ASSERT_TRUE(
+      Run({"set", "rue0", "ets-tsa", "3:strict,5:ets", "ets-w", "4:100,5:0"})
+          .ok());
+  EXPECT_EQ(backend_.requests(), 2);  // one read for both, then write
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  CcConfig want;
+  want.ets_tsa = PrioTable{0, 0, 0, 0, RUE_TSA_ETS, RUE_TSA_ETS, 0, 0};
+  want.ets_weight = PrioTable{0, 0, 0, 60, 100, 0, 0, 0};
+  EXPECT_EQ(backend_.sets()[0].second, want);
+}
+
+TEST_F(CcTest, SetDscpPrioAndEtsEntriesReadOnce) {
+  ASSERT_TRUE(
+      Run({"set", "rue0", "dscp-prio", "26:4", "ets-tsa", "6:ets"}).ok());
+  EXPECT_EQ(backend_.requests(), 2);
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  const CcConfig& sent = backend_.sets()[0].second;
+  ASSERT_TRUE(sent.dscp_prio && sent.ets_tsa);
+  EXPECT_EQ((*sent.dscp_prio)[26], 4);
+  EXPECT_EQ(*sent.ets_tsa, (PrioTable{0, 0, 0, 1, 1, 0, 1, 0}));
+  EXPECT_FALSE(sent.ets_weight);
+}
+
+TEST_F(CcTest, SetWholeEtsTableAsksNothingFirst) {
+  ASSERT_TRUE(Run({"set", "rue1", "ets-weight", "0,0,0,0,0,0,50,50",
+                   "pfc-enable", "6-7", "pfc-quanta", "1000"})
+                  .ok());
+  EXPECT_EQ(backend_.requests(), 1);
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  CcConfig want;
+  want.ets_weight = PrioTable{0, 0, 0, 0, 0, 0, 50, 50};
+  want.pfc_enable = 0xc0;
+  want.pfc_quanta = 1000;
+  EXPECT_EQ(backend_.sets()[0].second, want);
+}
+
+TEST_F(CcTest, SetEtsEntriesWithoutCurrentTable) {
+  nl::Status s = Run({"set", "rue1", "ets-weight", "3:100"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, EPROTO);
+  EXPECT_EQ(s.error().message,
+            "the kernel did not report the current ets-weight");
+  EXPECT_TRUE(backend_.sets().empty());
+}
+
+// The kernel checks that the ETS weights add up to 100, and says so.
+TEST_F(CcTest, SetPassesTheKernelsEtsReason) {
+  backend_.FailSetWith({EINVAL, "ETS weights add up to 90, not 100"});
+  nl::Status s = Run({"set", "rue0", "ets-weight", "3:50"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, EINVAL);
+  EXPECT_EQ(s.error().message, "ets-weight: ETS weights add up to 90, not 100");
+}
+
 TEST_F(CcTest, SetOnMissingDevice) {
   nl::Status s = Run({"set", "rue9", "ecn", "off"});
   ASSERT_FALSE(s.ok());
@@ -127,6 +182,10 @@ TEST_F(CcTest, BadArgumentsAskNothing) {
         {"set", "rue0", "ecn"},
         {"set", "rue0", "ecn", "maybe"},
         {"set", "rue0", "link-speed", "1"},
+        {"set", "rue0", "pfc-paused", "0"},
+        {"set", "rue0", "pfc-quanta", "0"},
+        {"set", "rue0", "ets-weight", "3:101"},
+        {"set", "rue0", "ets-tsa", "3:wrr"},
         {"set", "rue0", "dscp-prio", "64:0"},
         {"set", "rue0", "cnp-prio", "8"},
         {"set", "rue0", "frob", "1"}}) {
@@ -232,7 +291,15 @@ TEST_F(CcTest, HelpNamesEveryParameter) {
                           "rpg-threshold",
                           "rpg-ai-rate",
                           "rpg-hai-rate",
-                          "link-speed"})
+                          "link-speed",
+                          "ets-tsa",
+                          "ets-weight",
+                          "pfc-enable",
+                          "pfc-xoff",
+                          "pfc-xon",
+                          "pfc-quanta",
+                          "pfc-paused",
+                          "pfc-asserted"})
     EXPECT_TRUE(
         out_.str().find(std::string(" ") + key + " ") != std::string::npos ||
         out_.str().find(std::string("\n") + key + " ") != std::string::npos)

@@ -9,6 +9,7 @@ namespace rue::cli {
 namespace {
 
 using Member = std::optional<uint32_t> CcConfig::*;
+using TableMember = std::optional<PrioTable> CcConfig::*;
 
 template <Member member>
 Value Number(const DeviceCc& d) {
@@ -43,10 +44,24 @@ Value DscpPrio(const DeviceCc& d) {
                  FormatDscpMap(map)};
 }
 
-// In text, below the "index: name:" line, seven lines by theme (ECN and
+template <TableMember member>
+Value NumberTable(const DeviceCc& d) {
+  const std::optional<PrioTable>& table = d.cc.*member;
+  if (!table) return Absent{};
+  return Numbers{std::vector<uint64_t>(table->begin(), table->end()),
+                 FormatNumberTable(*table)};
+}
+
+Value TsaTable(const DeviceCc& d) {
+  if (!d.cc.ets_tsa) return Absent{};
+  return Words{TsaNames(*d.cc.ets_tsa), FormatTsaTable(*d.cc.ets_tsa)};
+}
+
+// In text, below the "index: name:" line, eleven lines by theme (ECN and
 // the NP; then the RP's alpha, cuts, rate bounds, target clamping, timer
-// and byte counter, increase steps and the link speed), and with -d an
-// eighth for the DSCP map.
+// and byte counter, increase steps and the link speed; the TSAs, the ETS
+// weights, PFC's settings and its state now), and with -d a twelfth for
+// the DSCP map.
 constexpr Field<DeviceCc> kCcFields[] = {
     {"index", Text::kName, Level::kBrief,
      [](const DeviceCc& d) { return Value(uint64_t{d.index}); }},
@@ -90,6 +105,17 @@ constexpr Field<DeviceCc> kCcFields[] = {
      Number<&CcConfig::rpg_hai_rate>},
     {"link-speed", Text::kKeyValue, Level::kBrief,
      Number<&CcConfig::link_speed>},
+    {"ets-tsa", Text::kLine, Level::kBrief, TsaTable},
+    {"ets-weight", Text::kLine, Level::kBrief,
+     NumberTable<&CcConfig::ets_weight>},
+    {"pfc-enable", Text::kLine, Level::kBrief, Prios<&CcConfig::pfc_enable>},
+    {"pfc-xoff", Text::kKeyValue, Level::kBrief, Number<&CcConfig::pfc_xoff>},
+    {"pfc-xon", Text::kKeyValue, Level::kBrief, Number<&CcConfig::pfc_xon>},
+    {"pfc-quanta", Text::kKeyValue, Level::kBrief,
+     Number<&CcConfig::pfc_quanta>},
+    {"pfc-paused", Text::kLine, Level::kBrief, Prios<&CcConfig::pfc_paused>},
+    {"pfc-asserted", Text::kKeyValue, Level::kBrief,
+     Prios<&CcConfig::pfc_asserted>},
     {"dscp-prio", Text::kLine, Level::kDetail, DscpPrio},
 };
 

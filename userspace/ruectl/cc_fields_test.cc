@@ -30,7 +30,11 @@ constexpr char kRue0Text[] =
     "    rpg-min-rate 1 rpg-max-rate 0 rate-to-set-on-first-cnp 0\n"
     "    clamp-tgt-rate off clamp-tgt-rate-after-time-inc on\n"
     "    rpg-time-reset 300 rpg-byte-reset 32767 rpg-threshold 1\n"
-    "    rpg-ai-rate 5 rpg-hai-rate 50 link-speed 25000\n";
+    "    rpg-ai-rate 5 rpg-hai-rate 50 link-speed 25000\n"
+    "    ets-tsa strict,strict,strict,ets,ets,strict,strict,strict\n"
+    "    ets-weight 0,0,0,60,40,0,0,0\n"
+    "    pfc-enable 3-4 pfc-xoff 65536 pfc-xon 32768 pfc-quanta 65535\n"
+    "    pfc-paused none pfc-asserted 3\n";
 
 TEST(CcFieldsTest, KeysAreTheParameterKeysInOrder) {
   Record record = CcRecord(testing::SampleCc()[0]);
@@ -67,7 +71,12 @@ TEST(CcFieldsTest, Json) {
             "\"rate-to-set-on-first-cnp\":0,\"clamp-tgt-rate\":false,"
             "\"clamp-tgt-rate-after-time-inc\":true,\"rpg-time-reset\":300,"
             "\"rpg-byte-reset\":32767,\"rpg-threshold\":1,\"rpg-ai-rate\":5,"
-            "\"rpg-hai-rate\":50,\"link-speed\":25000},"
+            "\"rpg-hai-rate\":50,\"link-speed\":25000,"
+            "\"ets-tsa\":[\"strict\",\"strict\",\"strict\",\"ets\",\"ets\","
+            "\"strict\",\"strict\",\"strict\"],"
+            "\"ets-weight\":[0,0,0,60,40,0,0,0],\"pfc-enable\":[3,4],"
+            "\"pfc-xoff\":65536,\"pfc-xon\":32768,\"pfc-quanta\":65535,"
+            "\"pfc-paused\":[],\"pfc-asserted\":[3]},"
             "{\"index\":1,\"name\":\"rue1\",\"ecn\":\"off\","
             "\"link-speed\":10000}]\n");
 }
@@ -75,7 +84,7 @@ TEST(CcFieldsTest, Json) {
 TEST(CcFieldsTest, JsonDetailsAddTheDscpMapAsAnArray) {
   std::vector<Record> records = Records();
   std::string json = RenderJson(std::span(records).first(1), true, false);
-  EXPECT_NE(json.find("\"link-speed\":25000,\"dscp-prio\":["
+  EXPECT_NE(json.find("\"pfc-asserted\":[3],\"dscp-prio\":["
                       "0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,"
                       "3,3,3,3,3,3,3,3,4,4,3,4,4,4,4,4,5,5,5,5,5,5,5,5,"
                       "6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]}]\n"),
@@ -117,6 +126,39 @@ TEST(CcFieldsTest, NothingReported) {
   EXPECT_EQ(RenderText(std::span(&record, 1), true), "3: rue3:\n");
   EXPECT_EQ(RenderJson(std::span(&record, 1), true, false),
             "[{\"index\":3,\"name\":\"rue3\"}]\n");
+}
+
+TEST(CcFieldsTest, PfcAndEtsAlone) {
+  DeviceCc d{2, "rue2", {}};
+  d.cc.ets_tsa = PrioTable{};
+  d.cc.ets_weight = PrioTable{};
+  d.cc.pfc_quanta = 1;
+  d.cc.pfc_paused = 0xff;
+  Record record = CcRecord(d);
+  EXPECT_EQ(
+      RenderText(std::span(&record, 1), false),
+      "2: rue2:\n"
+      "    ets-tsa strict,strict,strict,strict,strict,strict,strict,strict\n"
+      "    ets-weight 0,0,0,0,0,0,0,0\n"
+      "    pfc-quanta 1\n"
+      "    pfc-paused 0-7\n");
+  EXPECT_EQ(RenderJson(std::span(&record, 1), false, false),
+            "[{\"index\":2,\"name\":\"rue2\",\"ets-tsa\":[\"strict\","
+            "\"strict\",\"strict\",\"strict\",\"strict\",\"strict\","
+            "\"strict\",\"strict\"],\"ets-weight\":[0,0,0,0,0,0,0,0],"
+            "\"pfc-quanta\":1,\"pfc-paused\":[0,1,2,3,4,5,6,7]}]\n");
+}
+
+TEST(CcFieldsTest, UnknownTsaPrintsUnknown) {
+  DeviceCc d{0, "rue0", {}};
+  d.cc.ets_tsa = PrioTable{0, 1, 2, 0, 0, 0, 0, 0};
+  Record record = CcRecord(d);
+  EXPECT_EQ(RenderText(std::span(&record, 1), false),
+            "0: rue0:\n    ets-tsa strict,ets,UNKNOWN,strict,strict,strict,"
+            "strict,strict\n");
+  EXPECT_NE(RenderJson(std::span(&record, 1), false, false)
+                .find("[\"strict\",\"ets\",\"UNKNOWN\",\"strict\""),
+            std::string::npos);
 }
 
 TEST(CcFieldsTest, UnknownEcnModePrintsUnknown) {

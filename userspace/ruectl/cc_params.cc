@@ -18,6 +18,8 @@ constexpr uint32_t kDscpMax = kDscpCount - 1;
 constexpr uint32_t kPrioMax = kPrioCount - 1;
 constexpr uint32_t kAlphaMax = 1023;  // alpha and its gain: 1/1024, below 1
 constexpr uint32_t kPercentMax = 100;
+constexpr uint32_t kQuantaMin = 1;  // a pause of 0 would be an XON
+constexpr uint32_t kQuantaMax = UINT16_MAX;
 
 // Units, for the man page and the help: times in us, rates in Mb/s.
 constexpr CcParam kParams[] = {
@@ -70,6 +72,23 @@ constexpr CcParam kParams[] = {
      kU32Max, false, &CcConfig::rpg_hai_rate},
     {"link-speed", RUE_A_CC_LINK_SPEED, AttrKind::kU32, CcSyntax::kNumber,
      kU32Max, true, &CcConfig::link_speed},
+    {"ets-tsa", RUE_A_CC_ETS_TSA, AttrKind::kBinary, CcSyntax::kTsaTable,
+     RUE_TSA_ETS, false, nullptr, &CcConfig::ets_tsa},
+    {"ets-weight", RUE_A_CC_ETS_WEIGHT, AttrKind::kBinary,
+     CcSyntax::kNumberTable, kPercentMax, false, nullptr,
+     &CcConfig::ets_weight},
+    {"pfc-enable", RUE_A_CC_PFC_ENABLE, AttrKind::kU8, CcSyntax::kPrios, kU8Max,
+     false, &CcConfig::pfc_enable},
+    {"pfc-xoff", RUE_A_CC_PFC_XOFF, AttrKind::kU32, CcSyntax::kNumber, kU32Max,
+     false, &CcConfig::pfc_xoff},
+    {"pfc-xon", RUE_A_CC_PFC_XON, AttrKind::kU32, CcSyntax::kNumber, kU32Max,
+     false, &CcConfig::pfc_xon},
+    {"pfc-quanta", RUE_A_CC_PFC_QUANTA, AttrKind::kU32, CcSyntax::kNumber,
+     kQuantaMax, false, &CcConfig::pfc_quanta, nullptr, kQuantaMin},
+    {"pfc-paused", RUE_A_CC_PFC_PAUSED, AttrKind::kU8, CcSyntax::kPrios, kU8Max,
+     true, &CcConfig::pfc_paused},
+    {"pfc-asserted", RUE_A_CC_PFC_ASSERTED, AttrKind::kU8, CcSyntax::kPrios,
+     kU8Max, true, &CcConfig::pfc_asserted},
     {"dscp-prio", RUE_A_CC_DSCP_PRIO, AttrKind::kBinary, CcSyntax::kDscpMap,
      kPrioMax, false, nullptr},
 };
@@ -77,6 +96,10 @@ constexpr CcParam kParams[] = {
 }  // namespace
 
 std::span<const CcParam> CcParams() { return kParams; }
+
+uint16_t BinaryLength(const CcParam& param) {
+  return param.table ? kPrioCount : kDscpCount;
+}
 
 nl::Result<const CcParam*> FindCcParam(std::string_view word) {
   std::vector<std::string_view> keys;

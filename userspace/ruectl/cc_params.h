@@ -22,22 +22,33 @@ namespace rue::cli {
 
 // How a parameter's value is written (cc_value.h has each syntax).
 enum class CcSyntax : uint8_t {
-  kNumber,   // decimal, 0..max
-  kEcn,      // off | ect0 | ect1
-  kPrios,    // a set of priorities: all | none | 0,3-5
-  kFlag,     // on | off | 1 | 0
-  kDscpMap,  // DSCP:PRIO pairs, over the current map
+  kNumber,       // decimal, min..max
+  kEcn,          // off | ect0 | ect1
+  kPrios,        // a set of priorities: all | none | 0,3-5
+  kFlag,         // on | off | 1 | 0
+  kDscpMap,      // DSCP:PRIO pairs, over the current map
+  kTsaTable,     // strict | ets for all 8 priorities, or PRIO:TSA pairs
+  kNumberTable,  // 0..max for all 8 priorities, or PRIO:N pairs
 };
 
+// The kBinary parameters are the DSCP map (kDscpCount bytes, in
+// CcConfig::dscp_prio) and the per-priority tables (kPrioCount bytes, at
+// `table`).  PRIO:VALUE pairs, like DSCP:PRIO ones, go over the current
+// values (cc_set.h).
 struct CcParam {
   std::string_view key;
   uint16_t attr;      // enum rue_cc_attr
-  nl::AttrKind wire;  // kU8, kU32, or kBinary (the DSCP map)
+  nl::AttrKind wire;  // kU8, kU32, or kBinary
   CcSyntax syntax;
-  uint32_t max;    // kNumber: the largest value ruectl sends
+  uint32_t max;    // kNumber, kNumberTable: the largest value ruectl sends
   bool read_only;  // reported by the kernel, not set
-  std::optional<uint32_t> CcConfig::*member;  // null for the DSCP map
+  std::optional<uint32_t> CcConfig::*member;            // null for kBinary
+  std::optional<PrioTable> CcConfig::*table = nullptr;  // the tables'
+  uint32_t min = 0;  // kNumber: the smallest value ruectl sends
 };
+
+// The length on the wire of a kBinary parameter.
+uint16_t BinaryLength(const CcParam& param);
 
 // Every parameter, in the order "cc show" prints them.
 std::span<const CcParam> CcParams();

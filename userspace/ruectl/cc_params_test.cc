@@ -39,25 +39,54 @@ TEST(CcParamsTest, WireWidths) {
                                  RUE_A_CC_NP_ENABLE,
                                  RUE_A_CC_RP_ENABLE,
                                  RUE_A_CC_CLAMP_TGT_RATE,
-                                 RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC};
+                                 RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC,
+                                 RUE_A_CC_PFC_ENABLE,
+                                 RUE_A_CC_PFC_PAUSED,
+                                 RUE_A_CC_PFC_ASSERTED};
+  const std::set<uint16_t> tables = {RUE_A_CC_ETS_TSA, RUE_A_CC_ETS_WEIGHT};
   for (const CcParam& p : CcParams()) {
     if (p.attr == RUE_A_CC_DSCP_PRIO) {
       EXPECT_EQ(p.wire, nl::AttrKind::kBinary);
       EXPECT_EQ(p.member, nullptr);
+      EXPECT_EQ(p.table, nullptr);
+      EXPECT_EQ(BinaryLength(p), 64);
+      continue;
+    }
+    if (tables.count(p.attr)) {
+      EXPECT_EQ(p.wire, nl::AttrKind::kBinary) << p.key;
+      EXPECT_EQ(p.member, nullptr) << p.key;
+      EXPECT_NE(p.table, nullptr) << p.key;
+      EXPECT_EQ(BinaryLength(p), 8) << p.key;
+      EXPECT_LE(p.max, 255u) << p.key;  // a byte per priority
       continue;
     }
     EXPECT_EQ(p.wire, u8.count(p.attr) ? nl::AttrKind::kU8 : nl::AttrKind::kU32)
         << p.key;
     EXPECT_NE(p.member, nullptr) << p.key;
+    EXPECT_EQ(p.table, nullptr) << p.key;
     if (p.wire == nl::AttrKind::kU8) {
       EXPECT_LE(p.max, 255u) << p.key;
     }
   }
 }
 
-TEST(CcParamsTest, OnlyLinkSpeedIsReadOnly) {
+TEST(CcParamsTest, OnlyLinkSpeedAndPfcStateAreReadOnly) {
+  const std::set<uint16_t> read_only = {
+      RUE_A_CC_LINK_SPEED, RUE_A_CC_PFC_PAUSED, RUE_A_CC_PFC_ASSERTED};
   for (const CcParam& p : CcParams())
-    EXPECT_EQ(p.read_only, p.attr == RUE_A_CC_LINK_SPEED) << p.key;
+    EXPECT_EQ(p.read_only, read_only.count(p.attr) == 1) << p.key;
+}
+
+// What ruectl checks itself; the kernel checks again.
+TEST(CcParamsTest, Ranges) {
+  EXPECT_EQ((*FindCcParam("pfc-quanta"))->min, 1u);
+  EXPECT_EQ((*FindCcParam("pfc-quanta"))->max, 65535u);
+  EXPECT_EQ((*FindCcParam("ets-weight"))->max, 100u);
+  for (const CcParam& p : CcParams()) {
+    if (p.attr != RUE_A_CC_PFC_QUANTA) {
+      EXPECT_EQ(p.min, 0u) << p.key;
+    }
+  }
 }
 
 TEST(CcParamsTest, FindByKeyOrPrefix) {
@@ -65,6 +94,10 @@ TEST(CcParamsTest, FindByKeyOrPrefix) {
   EXPECT_EQ((*FindCcParam("dscp"))->attr, RUE_A_CC_DSCP_PRIO);
   EXPECT_EQ((*FindCcParam("rpg-ma"))->attr, RUE_A_CC_RPG_MAX_RATE);
   EXPECT_EQ((*FindCcParam("l"))->attr, RUE_A_CC_LINK_SPEED);
+  EXPECT_EQ((*FindCcParam("ec"))->attr, RUE_A_CC_ECN);
+  EXPECT_EQ((*FindCcParam("ets-t"))->attr, RUE_A_CC_ETS_TSA);
+  EXPECT_EQ((*FindCcParam("pfc-q"))->attr, RUE_A_CC_PFC_QUANTA);
+  EXPECT_EQ((*FindCcParam("pfc-p"))->attr, RUE_A_CC_PFC_PAUSED);
   // A key that is a prefix of another still names itself.
   EXPECT_EQ((*FindCcParam("clamp-tgt-rate"))->attr, RUE_A_CC_CLAMP_TGT_RATE);
   EXPECT_EQ((*FindCcParam("clamp-tgt-rate-"))->attr,
@@ -83,6 +116,10 @@ TEST(CcParamsTest, UnknownAndAmbiguousKeys) {
             "ambiguous cc parameter \"rpg-mi\": rpg-min-dec-fac, rpg-min-rate");
   EXPECT_EQ(FindCcParam("cnp").error().message,
             "ambiguous cc parameter \"cnp\": cnp-dscp, cnp-prio");
+  EXPECT_EQ(FindCcParam("e").error().message,
+            "ambiguous cc parameter \"e\": ecn, ets-tsa, ets-weight");
+  EXPECT_EQ(FindCcParam("pfc-x").error().message,
+            "ambiguous cc parameter \"pfc-x\": pfc-xoff, pfc-xon");
   EXPECT_FALSE(FindCcParam("").ok());
 }
 

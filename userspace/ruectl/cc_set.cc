@@ -5,8 +5,6 @@
 #include <cerrno>
 #include <string>
 
-#include "ruectl/cc_params.h"
-
 namespace rue::cli {
 namespace {
 
@@ -23,8 +21,22 @@ nl::Result<uint32_t> ParseScalar(const CcParam& param, std::string_view text) {
       return *on ? 1u : 0u;
     }
     default:
-      return ParseNumber(text, param.max);
+      return ParseNumber(text, param.min, param.max);
   }
+}
+
+// A per-priority table given whole needs no current one.
+nl::Status SetTable(CcChanges& changes, const CcParam& param,
+                    std::string_view text) {
+  nl::Result<std::vector<PrioValue>> entries =
+      param.syntax == CcSyntax::kTsaTable ? ParseTsaTable(text)
+                                          : ParseNumberTable(text, param.max);
+  if (!entries.ok()) return entries.error();
+  if (entries->size() == kPrioCount)
+    (changes.config.*param.table) = ApplyPrioValues(PrioTable{}, *entries);
+  else
+    changes.tables.push_back({&param, std::move(entries).value()});
+  return nl::Ok();
 }
 
 nl::Status SetValue(CcChanges& changes, const CcParam& param,
@@ -35,6 +47,7 @@ nl::Status SetValue(CcChanges& changes, const CcParam& param,
     changes.dscp_prio = std::move(entries).value();
     return nl::Ok();
   }
+  if (param.table) return SetTable(changes, param, text);
   nl::Result<uint32_t> value = ParseScalar(param, text);
   if (!value.ok()) return value.error();
   (changes.config.*param.member) = *value;
@@ -77,6 +90,11 @@ nl::Result<CcChanges> ParseCcChanges(Args& args) {
 DscpMap ApplyDscpPrio(DscpMap map, std::span<const DscpPrio> changes) {
   for (const DscpPrio& change : changes) map[change.dscp] = change.prio;
   return map;
+}
+
+PrioTable ApplyPrioValues(PrioTable table, std::span<const PrioValue> changes) {
+  for (const PrioValue& change : changes) table[change.prio] = change.value;
+  return table;
 }
 
 }  // namespace rue::cli

@@ -14,15 +14,28 @@
 #include "nl/result.h"
 #include "ruectl/args.h"
 #include "ruectl/cc.h"
+#include "ruectl/cc_params.h"
 #include "ruectl/cc_value.h"
 
 namespace rue::cli {
 
+// Entries of the per-priority table of `param` to change.
+struct TableEntries {
+  const CcParam* param;
+  std::vector<PrioValue> entries;
+
+  bool operator==(const TableEntries&) const = default;
+};
+
 struct CcChanges {
-  CcConfig config;  // the scalars to send; dscp_prio stays unset
-  // The DSCP map entries to change.  The kernel takes only whole maps,
-  // so these go over the current one (ApplyDscpPrio) before sending.
+  // What to send: the scalars, and the per-priority tables given whole.
+  // dscp_prio stays unset.
+  CcConfig config;
+  // The DSCP map and table entries to change.  The kernel takes only
+  // whole maps and tables, so these go over the current ones
+  // (ApplyDscpPrio, ApplyPrioValues) before sending.
   std::vector<DscpPrio> dscp_prio;
+  std::vector<TableEntries> tables;
   std::vector<std::string_view> keys;  // in full, in the order given
 };
 
@@ -32,6 +45,9 @@ nl::Result<CcChanges> ParseCcChanges(Args& args);
 
 // `map` with `changes` applied.
 DscpMap ApplyDscpPrio(DscpMap map, std::span<const DscpPrio> changes);
+
+// `table` with `changes` applied.
+PrioTable ApplyPrioValues(PrioTable table, std::span<const PrioValue> changes);
 
 }  // namespace rue::cli
 

@@ -99,7 +99,19 @@ TEST(CcSetTest, EveryWritableKeyByItsFullName) {
                                          "rpg-hai-rate",
                                          "15",
                                          "dscp-prio",
-                                         "0:0"});
+                                         "0:0",
+                                         "ets-tsa",
+                                         "3:ets",
+                                         "ets-weight",
+                                         "3:100",
+                                         "pfc-enable",
+                                         "3",
+                                         "pfc-xoff",
+                                         "65536",
+                                         "pfc-xon",
+                                         "0",
+                                         "pfc-quanta",
+                                         "65535"});
   ASSERT_TRUE(changes.ok()) << changes.error().message;
   EXPECT_EQ(changes->config.rpg_byte_reset, UINT32_MAX);
   EXPECT_EQ(changes->config.initial_alpha, 1023u);
@@ -107,10 +119,52 @@ TEST(CcSetTest, EveryWritableKeyByItsFullName) {
   EXPECT_FALSE(changes->config.link_speed);
   EXPECT_FALSE(changes->config.dscp_prio);
   EXPECT_EQ(changes->dscp_prio.size(), 1u);
+  EXPECT_EQ(changes->tables.size(), 2u);
+  EXPECT_EQ(changes->config.pfc_enable, 0x08u);
+  EXPECT_EQ(changes->config.pfc_xoff, 65536u);
+  EXPECT_EQ(changes->config.pfc_xon, 0u);
+  EXPECT_EQ(changes->config.pfc_quanta, 65535u);
+  EXPECT_FALSE(changes->config.pfc_paused);
+  EXPECT_FALSE(changes->config.pfc_asserted);
+}
+
+// A whole table goes as it is; entries wait for the current table.
+TEST(CcSetTest, EtsWholeTables) {
+  nl::Result<CcChanges> changes =
+      Parse({"ets-tsa", "strict,strict,strict,ets,ets,strict,strict,strict",
+             "ets-weight", "0,0,0,60,40,0,0,0"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  CcConfig want;
+  want.ets_tsa = PrioTable{0, 0, 0, RUE_TSA_ETS, RUE_TSA_ETS, 0, 0, 0};
+  want.ets_weight = PrioTable{0, 0, 0, 60, 40, 0, 0, 0};
+  EXPECT_EQ(changes->config, want);
+  EXPECT_TRUE(changes->tables.empty());
+}
+
+TEST(CcSetTest, EtsEntries) {
+  nl::Result<CcChanges> changes =
+      Parse({"ets-t", "3:ets,4:ets", "ets-w", "3:60,4:40,0-2:0"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  EXPECT_EQ(changes->config, CcConfig{});
+  ASSERT_EQ(changes->tables.size(), 2u);
+  EXPECT_EQ(changes->tables[0].param->key, "ets-tsa");
+  EXPECT_EQ(changes->tables[0].entries,
+            (std::vector<PrioValue>{{3, RUE_TSA_ETS}, {4, RUE_TSA_ETS}}));
+  EXPECT_EQ(changes->tables[1].param->key, "ets-weight");
+  EXPECT_EQ(changes->tables[1].entries,
+            (std::vector<PrioValue>{{3, 60}, {4, 40}, {0, 0}, {1, 0}, {2, 0}}));
+}
+
+// Entries for every priority are a whole table too.
+TEST(CcSetTest, EtsEntriesForEveryPriority) {
+  nl::Result<CcChanges> changes = Parse({"ets-tsa", "0-7:ets"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  EXPECT_EQ(changes->config.ets_tsa, (PrioTable{1, 1, 1, 1, 1, 1, 1, 1}));
+  EXPECT_TRUE(changes->tables.empty());
 }
 
 TEST(CcSetTest, KeyPrefixes) {
-  nl::Result<CcChanges> changes = Parse({"e", "ect0", "rpg-h", "100"});
+  nl::Result<CcChanges> changes = Parse({"ec", "ect0", "rpg-h", "100"});
   ASSERT_TRUE(changes.ok()) << changes.error().message;
   EXPECT_EQ(changes->config.ecn, uint32_t{RUE_ECN_ECT0});
   EXPECT_EQ(changes->config.rpg_hai_rate, 100u);
@@ -131,6 +185,19 @@ TEST(CcSetTest, Ranges) {
             "invalid rpg-min-dec-fac \"101\": out of range 0-100");
   EXPECT_EQ(Refusal({"rpg-ai-rate", "4294967296"}),
             "invalid rpg-ai-rate \"4294967296\": out of range 0-4294967295");
+  EXPECT_EQ(Refusal({"pfc-quanta", "0"}),
+            "invalid pfc-quanta \"0\": out of range 1-65535");
+  EXPECT_EQ(Refusal({"pfc-quanta", "65536"}),
+            "invalid pfc-quanta \"65536\": out of range 1-65535");
+  EXPECT_EQ(Refusal({"pfc-xoff", "4294967296"}),
+            "invalid pfc-xoff \"4294967296\": out of range 0-4294967295");
+  EXPECT_EQ(Refusal({"ets-weight", "3:101"}),
+            "invalid ets-weight \"3:101\": value \"101\": out of range 0-100");
+  EXPECT_EQ(Refusal({"ets-weight", "0,0,0,60,140,0,0,0"}),
+            "invalid ets-weight \"0,0,0,60,140,0,0,0\": value \"140\": out of "
+            "range 0-100");
+  EXPECT_EQ(Refusal({"ets-tsa", "8:ets"}),
+            "invalid ets-tsa \"8:ets\": priority \"8\": out of range 0-7");
 }
 
 TEST(CcSetTest, BadValues) {
@@ -148,6 +215,18 @@ TEST(CcSetTest, BadValues) {
             "invalid dscp-prio \"64:1\": DSCP \"64\": out of range 0-63");
   EXPECT_EQ(Refusal({"dscp-prio", "26"}),
             "invalid dscp-prio \"26\": entry \"26\" is not DSCP:PRIO");
+  EXPECT_EQ(Refusal({"ets-tsa", "3:wrr"}),
+            "invalid ets-tsa \"3:wrr\": TSA \"wrr\": expected strict or ets");
+  EXPECT_EQ(Refusal({"ets-tsa", "ets,ets"}),
+            "invalid ets-tsa \"ets,ets\": expected 8 values, priority 0 first, "
+            "or PRIO:TSA entries; got 2");
+  EXPECT_EQ(Refusal({"ets-weight", "3:60,40"}),
+            "invalid ets-weight \"3:60,40\": entry \"40\" is not PRIO:VALUE");
+  EXPECT_EQ(Refusal({"ets-weight", "3:60,3:40"}),
+            "invalid ets-weight \"3:60,3:40\": priority 3 given twice");
+  EXPECT_EQ(Refusal({"pfc-enable", "all,8"}),
+            "invalid pfc-enable \"all,8\": priority \"all\": not a decimal "
+            "number");
 }
 
 TEST(CcSetTest, BadKeys) {
@@ -159,9 +238,16 @@ TEST(CcSetTest, BadKeys) {
             "rpg-max-rate; try \"ruectl cc help\"");
   EXPECT_EQ(Refusal({"link-speed", "100000"}), "link-speed is read only");
   EXPECT_EQ(Refusal({"link", "100000"}), "link-speed is read only");
+  EXPECT_EQ(Refusal({"pfc-paused", "none"}), "pfc-paused is read only");
+  EXPECT_EQ(Refusal({"pfc-a", "3"}), "pfc-asserted is read only");
   EXPECT_EQ(Refusal({"ecn"}), "missing value for ecn");
   EXPECT_EQ(Refusal({"ecn", "off", "cnp-dscp"}), "missing value for cnp-dscp");
-  EXPECT_EQ(Refusal({"ecn", "off", "e", "ect0"}), "ecn given twice");
+  EXPECT_EQ(Refusal({"ecn", "off", "ec", "ect0"}), "ecn given twice");
+  EXPECT_EQ(Refusal({"e", "off"}),
+            "ambiguous cc parameter \"e\": ecn, ets-tsa, ets-weight; try "
+            "\"ruectl cc help\"");
+  EXPECT_EQ(Refusal({"ets-tsa", "3:ets", "ets-t", "4:ets"}),
+            "ets-tsa given twice");
   EXPECT_EQ(Refusal({"dscp-prio", "1:1", "dscp", "2:2"}),
             "dscp-prio given twice");
 }
@@ -169,6 +255,14 @@ TEST(CcSetTest, BadKeys) {
 TEST(CcSetTest, FirstErrorWins) {
   EXPECT_EQ(Refusal({"cnp-dscp", "99", "frob", "1"}),
             "invalid cnp-dscp \"99\": out of range 0-63");
+}
+
+TEST(CcSetTest, ApplyPrioValues) {
+  PrioTable table = {0, 0, 0, 60, 40, 0, 0, 0};
+  std::vector<PrioValue> changes = {{3, 50}, {4, 50}, {7, 0}};
+  EXPECT_EQ(ApplyPrioValues(table, changes),
+            (PrioTable{0, 0, 0, 50, 50, 0, 0, 0}));
+  EXPECT_EQ(ApplyPrioValues(table, {}), table);
 }
 
 TEST(CcSetTest, ApplyDscpPrio) {

@@ -13,6 +13,8 @@ namespace {
 
 constexpr std::string_view kEcnModes[] = {"off", "ect0", "ect1"};
 static_assert(RUE_ECN_OFF == 0 && RUE_ECN_ECT0 == 1 && RUE_ECN_ECT1 == 2);
+constexpr std::string_view kTsas[] = {"strict", "ets"};
+static_assert(RUE_TSA_STRICT == 0 && RUE_TSA_ETS == 1);
 
 constexpr uint32_t kAllPrios = (1u << kPrioCount) - 1;
 
@@ -66,17 +68,76 @@ nl::Result<Range> ParseRange(std::string_view text, uint32_t max,
   return Range{values[0], values[1]};
 }
 
+// A per-priority table: kPrioCount values, or PRIO:VALUE pairs (see
+// ParseTsaTable()).  `parse` reads one value; in errors, `what` names the
+// values ("TSA") and `pair` the pairs ("PRIO:TSA").
+template <typename Parse>
+nl::Result<std::vector<PrioValue>> ParsePrioTable(std::string_view text,
+                                                  std::string_view what,
+                                                  std::string_view pair,
+                                                  Parse parse) {
+  std::vector<std::string_view> entries = Split(text, ',');
+  bool pairs = text.find(':') != text.npos;
+  if (!pairs && entries.size() != kPrioCount)
+    return Invalid("expected " + std::to_string(kPrioCount) +
+                   " values, priority 0 first, or " + std::string(pair) +
+                   " entries; got " + std::to_string(entries.size()));
+  std::vector<PrioValue> table;
+  std::bitset<kPrioCount> seen;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    Range prios{static_cast<uint32_t>(i), static_cast<uint32_t>(i)};
+    std::string_view value_text = entries[i];
+    if (pairs) {
+      std::vector<std::string_view> sides = Split(entries[i], ':');
+      if (sides.size() != 2)
+        return Invalid("entry " + Quoted(entries[i]) + " is not " +
+                       std::string(pair));
+      nl::Result<Range> range =
+          ParseRange(sides[0], kPrioCount - 1, "priority");
+      if (!range.ok()) return range.error();
+      prios = *range;
+      value_text = sides[1];
+    }
+    nl::Result<uint32_t> value = parse(value_text);
+    if (!value.ok())
+      return Invalid(std::string(what) + " " + Quoted(value_text) + ": " +
+                     value.error().message);
+    for (uint32_t prio = prios.first; prio <= prios.last; ++prio) {
+      if (seen[prio])
+        return Invalid("priority " + std::to_string(prio) + " given twice");
+      seen[prio] = true;
+      table.push_back(
+          {static_cast<uint8_t>(prio), static_cast<uint8_t>(*value)});
+    }
+  }
+  return table;
+}
+
+std::string JoinTable(const PrioTable& table,
+                      std::string (*text)(uint8_t value)) {
+  std::string joined;
+  for (uint8_t value : table)
+    joined += (joined.empty() ? "" : ",") + text(value);
+  return joined;
+}
+
 }  // namespace
 
 nl::Result<uint32_t> ParseNumber(std::string_view text, uint32_t max) {
+  return ParseNumber(text, 0, max);
+}
+
+nl::Result<uint32_t> ParseNumber(std::string_view text, uint32_t min,
+                                 uint32_t max) {
   if (text.empty() || !std::all_of(text.begin(), text.end(),
                                    [](char c) { return c >= '0' && c <= '9'; }))
     return Invalid("not a decimal number");
   uint64_t value = 0;
   std::from_chars_result parsed =
       std::from_chars(text.data(), text.data() + text.size(), value);
-  if (parsed.ec != std::errc() || value > max)
-    return Invalid("out of range 0-" + std::to_string(max));
+  if (parsed.ec != std::errc() || value < min || value > max)
+    return Invalid("out of range " + std::to_string(min) + "-" +
+                   std::to_string(max));
   return static_cast<uint32_t>(value);
 }
 
@@ -90,6 +151,18 @@ nl::Result<uint32_t> ParseEcn(std::string_view word) {
     if (word == kEcnModes[mode]) return mode;
   }
   return Invalid("expected off, ect0 or ect1");
+}
+
+std::string_view TsaName(uint32_t tsa) {
+  if (tsa >= std::size(kTsas)) return "UNKNOWN";
+  return kTsas[tsa];
+}
+
+nl::Result<uint32_t> ParseTsa(std::string_view word) {
+  for (uint32_t tsa = 0; tsa < std::size(kTsas); ++tsa) {
+    if (word == kTsas[tsa]) return tsa;
+  }
+  return Invalid("expected strict or ets");
 }
 
 nl::Result<bool> ParseFlag(std::string_view word) {
@@ -165,6 +238,32 @@ nl::Result<std::vector<DscpPrio>> ParseDscpPrio(std::string_view text) {
     }
   }
   return entries;
+}
+
+std::string FormatTsaTable(const PrioTable& table) {
+  return JoinTable(table,
+                   [](uint8_t tsa) { return std::string(TsaName(tsa)); });
+}
+
+std::vector<std::string> TsaNames(const PrioTable& table) {
+  std::vector<std::string> names;
+  for (uint8_t tsa : table) names.emplace_back(TsaName(tsa));
+  return names;
+}
+
+std::string FormatNumberTable(const PrioTable& table) {
+  return JoinTable(table, [](uint8_t value) { return std::to_string(value); });
+}
+
+nl::Result<std::vector<PrioValue>> ParseTsaTable(std::string_view text) {
+  return ParsePrioTable(text, "TSA", "PRIO:TSA", ParseTsa);
+}
+
+nl::Result<std::vector<PrioValue>> ParseNumberTable(std::string_view text,
+                                                    uint32_t max) {
+  return ParsePrioTable(
+      text, "value", "PRIO:VALUE",
+      [max](std::string_view value) { return ParseNumber(value, max); });
 }
 
 }  // namespace rue::cli

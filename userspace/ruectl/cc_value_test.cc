@@ -35,6 +35,14 @@ TEST(CcValueTest, BadNumbers) {
     EXPECT_EQ(Refusal(ParseNumber(bad, 255)), "not a decimal number") << bad;
 }
 
+TEST(CcValueTest, NumbersWithALeast) {
+  EXPECT_EQ(*ParseNumber("1", 1, 65535), 1u);
+  EXPECT_EQ(*ParseNumber("65535", 1, 65535), 65535u);
+  EXPECT_EQ(Refusal(ParseNumber("0", 1, 65535)), "out of range 1-65535");
+  EXPECT_EQ(Refusal(ParseNumber("65536", 1, 65535)), "out of range 1-65535");
+  EXPECT_EQ(Refusal(ParseNumber("x", 1, 65535)), "not a decimal number");
+}
+
 TEST(CcValueTest, EcnBothWays) {
   EXPECT_EQ(*ParseEcn("off"), uint32_t{RUE_ECN_OFF});
   EXPECT_EQ(*ParseEcn("ect0"), uint32_t{RUE_ECN_ECT0});
@@ -48,6 +56,16 @@ TEST(CcValueTest, EcnBothWays) {
 TEST(CcValueTest, BadEcn) {
   for (const char* bad : {"", "on", "ect", "ECT0", "1", "ce"})
     EXPECT_EQ(Refusal(ParseEcn(bad)), "expected off, ect0 or ect1") << bad;
+}
+
+TEST(CcValueTest, TsaBothWays) {
+  EXPECT_EQ(*ParseTsa("strict"), uint32_t{RUE_TSA_STRICT});
+  EXPECT_EQ(*ParseTsa("ets"), uint32_t{RUE_TSA_ETS});
+  EXPECT_EQ(TsaName(RUE_TSA_STRICT), "strict");
+  EXPECT_EQ(TsaName(RUE_TSA_ETS), "ets");
+  EXPECT_EQ(TsaName(2), "UNKNOWN");
+  for (const char* bad : {"", "ETS", "wrr", "0", "s"})
+    EXPECT_EQ(Refusal(ParseTsa(bad)), "expected strict or ets") << bad;
 }
 
 TEST(CcValueTest, Flags) {
@@ -160,6 +178,86 @@ TEST(CcValueTest, BadDscpPrio) {
             "range \"30-20\" runs backwards");
   EXPECT_EQ(Refusal(ParseDscpPrio("26:3,26:4")), "DSCP 26 given twice");
   EXPECT_EQ(Refusal(ParseDscpPrio("24-31:3,26:4")), "DSCP 26 given twice");
+}
+
+constexpr PrioTable kTwoEts = {0, 0, 0, 1, 1, 0, 0, 0};
+
+TEST(CcValueTest, FormatTables) {
+  EXPECT_EQ(FormatTsaTable(kTwoEts),
+            "strict,strict,strict,ets,ets,strict,strict,strict");
+  EXPECT_EQ(FormatTsaTable(PrioTable{0, 1, 2, 3, 0, 0, 0, 255}),
+            "strict,ets,UNKNOWN,UNKNOWN,strict,strict,strict,UNKNOWN");
+  EXPECT_EQ(TsaNames(kTwoEts),
+            (std::vector<std::string>{"strict", "strict", "strict", "ets",
+                                      "ets", "strict", "strict", "strict"}));
+  EXPECT_EQ(FormatNumberTable(PrioTable{0, 0, 0, 60, 40, 0, 0, 0}),
+            "0,0,0,60,40,0,0,0");
+  EXPECT_EQ(FormatNumberTable(PrioTable{}), "0,0,0,0,0,0,0,0");
+}
+
+// PrioValue entries to the table they set (unset priorities stay 0).
+PrioTable TableOf(const std::vector<PrioValue>& entries) {
+  PrioTable table{};
+  for (const PrioValue& e : entries) table[e.prio] = e.value;
+  return table;
+}
+
+TEST(CcValueTest, ParseWholeTables) {
+  nl::Result<std::vector<PrioValue>> tsa =
+      ParseTsaTable("strict,strict,strict,ets,ets,strict,strict,strict");
+  ASSERT_TRUE(tsa.ok()) << tsa.error().message;
+  EXPECT_EQ(tsa->size(), kPrioCount);
+  EXPECT_EQ(TableOf(*tsa), kTwoEts);
+  nl::Result<std::vector<PrioValue>> weights =
+      ParseNumberTable("0,0,0,60,40,0,0,100", 100);
+  ASSERT_TRUE(weights.ok()) << weights.error().message;
+  EXPECT_EQ(weights->size(), kPrioCount);
+  EXPECT_EQ(TableOf(*weights), (PrioTable{0, 0, 0, 60, 40, 0, 0, 100}));
+}
+
+TEST(CcValueTest, ParseTableEntries) {
+  EXPECT_EQ(*ParseTsaTable("3:ets,4:ets"),
+            (std::vector<PrioValue>{{3, 1}, {4, 1}}));
+  EXPECT_EQ(*ParseTsaTable("0-2:ets,7:strict"),
+            (std::vector<PrioValue>{{0, 1}, {1, 1}, {2, 1}, {7, 0}}));
+  EXPECT_EQ(*ParseNumberTable("3:60,4:40", 100),
+            (std::vector<PrioValue>{{3, 60}, {4, 40}}));
+  EXPECT_EQ(ParseNumberTable("0-7:12", 100)->size(), kPrioCount);
+}
+
+TEST(CcValueTest, TablesRoundTrip) {
+  EXPECT_EQ(TableOf(*ParseTsaTable(FormatTsaTable(kTwoEts))), kTwoEts);
+  PrioTable weights = {10, 20, 30, 40, 0, 0, 0, 100};
+  EXPECT_EQ(TableOf(*ParseNumberTable(FormatNumberTable(weights), 100)),
+            weights);
+}
+
+TEST(CcValueTest, BadTables) {
+  EXPECT_EQ(Refusal(ParseTsaTable("")),
+            "expected 8 values, priority 0 first, or PRIO:TSA entries; got 1");
+  EXPECT_EQ(Refusal(ParseTsaTable("ets,ets,ets,ets,ets,ets,ets,ets,ets")),
+            "expected 8 values, priority 0 first, or PRIO:TSA entries; got 9");
+  EXPECT_EQ(Refusal(ParseNumberTable("0,0,0,60,40,0,0,0,", 100)),
+            "expected 8 values, priority 0 first, or PRIO:VALUE entries; got "
+            "9");
+  EXPECT_EQ(Refusal(ParseTsaTable("strict,strict,strict,ets,wrr,strict,"
+                                  "strict,strict")),
+            "TSA \"wrr\": expected strict or ets");
+  EXPECT_EQ(Refusal(ParseNumberTable("0,0,0,60,40,0,0,-1", 100)),
+            "value \"-1\": not a decimal number");
+  EXPECT_EQ(Refusal(ParseNumberTable("3:101", 100)),
+            "value \"101\": out of range 0-100");
+  EXPECT_EQ(Refusal(ParseTsaTable("8:ets")),
+            "priority \"8\": out of range 0-7");
+  EXPECT_EQ(Refusal(ParseTsaTable("4-3:ets")), "range \"4-3\" runs backwards");
+  EXPECT_EQ(Refusal(ParseTsaTable("3:ets,4")), "entry \"4\" is not PRIO:TSA");
+  EXPECT_EQ(Refusal(ParseTsaTable("3:ets:4")),
+            "entry \"3:ets:4\" is not PRIO:TSA");
+  EXPECT_EQ(Refusal(ParseTsaTable("3:ets,")), "entry \"\" is not PRIO:TSA");
+  EXPECT_EQ(Refusal(ParseTsaTable(":ets")), "empty entry");
+  EXPECT_EQ(Refusal(ParseTsaTable("3:")), "TSA \"\": expected strict or ets");
+  EXPECT_EQ(Refusal(ParseNumberTable("3:50,2-4:10", 100)),
+            "priority 3 given twice");
 }
 
 }  // namespace

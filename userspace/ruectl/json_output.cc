@@ -18,6 +18,7 @@ Json ValueJson(const Value& value, bool details) {
   if (const auto* flag = std::get_if<Flag>(&value)) return flag->on;
   if (const auto* numbers = std::get_if<Numbers>(&value))
     return numbers->values;
+  if (const auto* words = std::get_if<Words>(&value)) return words->values;
   Json array = Json::array();
   for (const Record& child : std::get<List>(value))
     array.push_back(RecordJson(child, details));

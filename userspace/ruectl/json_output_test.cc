@@ -69,6 +69,7 @@ struct Knob {
   std::optional<uint64_t> level;
   bool on;
   std::vector<uint64_t> set;
+  std::vector<std::string> words;
 };
 
 constexpr Field<Knob> kKnobFields[] = {
@@ -82,6 +83,10 @@ constexpr Field<Knob> kKnobFields[] = {
      [](const Knob& k) {
        return Value(Numbers{k.set, "text only"});
      }},
+    {"words", Text::kKeyValue, Level::kBrief,
+     [](const Knob& k) {
+       return Value(Words{k.words, "text only"});
+     }},
 };
 
 std::string KnobJson(const Knob& knob) {
@@ -89,15 +94,17 @@ std::string KnobJson(const Knob& knob) {
   return RenderJson(std::span(&record, 1), false, false);
 }
 
-TEST(JsonOutputTest, FlagsAreBooleansNumbersAreArrays) {
-  EXPECT_EQ(KnobJson({0, true, {3, 5}}),
-            "[{\"level\":0,\"on\":true,\"set\":[3,5]}]\n");
-  EXPECT_EQ(KnobJson({9, false, {}}),
-            "[{\"level\":9,\"on\":false,\"set\":[]}]\n");
+TEST(JsonOutputTest, FlagsAreBooleansNumbersAndWordsAreArrays) {
+  EXPECT_EQ(KnobJson({0, true, {3, 5}, {"a", "b\""}}),
+            "[{\"level\":0,\"on\":true,\"set\":[3,5],"
+            "\"words\":[\"a\",\"b\\\"\"]}]\n");
+  EXPECT_EQ(KnobJson({9, false, {}, {}}),
+            "[{\"level\":9,\"on\":false,\"set\":[],\"words\":[]}]\n");
 }
 
 TEST(JsonOutputTest, AbsentFieldsAreLeftOut) {
-  EXPECT_EQ(KnobJson({std::nullopt, true, {}}), "[{\"on\":true,\"set\":[]}]\n");
+  EXPECT_EQ(KnobJson({std::nullopt, true, {}, {}}),
+            "[{\"on\":true,\"set\":[],\"words\":[]}]\n");
 }
 
 TEST(JsonOutputTest, EmptyArrayForNoRecords) {

@@ -36,14 +36,22 @@ struct Numbers {
   std::string text;
 };
 
+// A list of words (the TSA of each priority): a JSON array of strings,
+// and in text the spelling `text` the field chose ("strict,ets,...").
+struct Words {
+  std::vector<std::string> values;
+  std::string text;
+};
+
 // What the kernel did not report: neither output shows the field, so that
 // a missing value never reads as a zero.
 struct Absent {};
 
-// A number, a string, a flag, a set of numbers, a list of sub-records
-// (e.g. a device's GIDs, which the text output puts on indented lines
-// below their owner), or nothing.
-using Value = std::variant<uint64_t, std::string, List, Flag, Numbers, Absent>;
+// A number, a string, a flag, a set of numbers, a list of words, a list
+// of sub-records (e.g. a device's GIDs, which the text output puts on
+// indented lines below their owner), or nothing.
+using Value =
+    std::variant<uint64_t, std::string, List, Flag, Numbers, Words, Absent>;
 
 // Where the text output puts a scalar field.
 enum class Text : uint8_t {

@@ -87,6 +87,14 @@ TEST_F(RuectlTest, CcSetRefusedWithExtack) {
   EXPECT_EQ(err_.str(), "ruectl: rpg-max-rate above the link speed\n");
 }
 
+TEST_F(RuectlTest, CcSetEtsWeightsRefusedWithExtack) {
+  backend_.FailSetWith({EINVAL, "ETS weights add up to 90, not 100"});
+  EXPECT_EQ(Run({"cc", "set", "rue0", "ets-tsa", "2:ets", "ets-weight",
+                 "2:50,3:0,4:40"}),
+            1);
+  EXPECT_EQ(err_.str(), "ruectl: ETS weights add up to 90, not 100\n");
+}
+
 TEST_F(RuectlTest, QpShow) {
   EXPECT_EQ(Run({"qp", "show", "rue0"}), 0);
   EXPECT_TRUE(out_.str().starts_with("dev rue0 qpn 1 type GSI state RTS "))

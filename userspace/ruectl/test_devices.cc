@@ -79,6 +79,15 @@ DeviceCc Rue0Cc() {
   cc.rpg_ai_rate = 5;
   cc.rpg_hai_rate = 50;
   cc.link_speed = 25000;
+  cc.ets_tsa = {RUE_TSA_STRICT, RUE_TSA_STRICT, RUE_TSA_STRICT, RUE_TSA_ETS,
+                RUE_TSA_ETS,    RUE_TSA_STRICT, RUE_TSA_STRICT, RUE_TSA_STRICT};
+  cc.ets_weight = {0, 0, 0, 60, 40, 0, 0, 0};
+  cc.pfc_enable = 0x18;  // 3-4
+  cc.pfc_xoff = 65536;
+  cc.pfc_xon = 32768;
+  cc.pfc_quanta = 65535;
+  cc.pfc_paused = 0;
+  cc.pfc_asserted = 0x08;  // 3
   return d;
 }
 

@@ -25,7 +25,9 @@ std::vector<Device> SampleDevices();
 
 // rue0: every parameter, the mlx5 defaults but ECN on (ect0), NP and RP on
 // for priorities 3 and 5-7, and DSCP 34 on priority 3 (the rest on
-// DSCP / 8); rue1: only ecn and link-speed (an older kernel's reply).
+// DSCP / 8); priorities 3 and 4 ETS (60% and 40%) with PFC, the others
+// strict, and priority 3 in XOFF; rue1: only ecn and link-speed (an older
+// kernel's reply).
 std::vector<DeviceCc> SampleCc();
 
 // Two QPs on rue0: the GSI QP (no peer, no CC state) and an RC QP that

@@ -14,6 +14,7 @@ std::string ScalarText(const Value& value) {
     return std::to_string(*number);
   if (const auto* flag = std::get_if<Flag>(&value)) return flag->text;
   if (const auto* numbers = std::get_if<Numbers>(&value)) return numbers->text;
+  if (const auto* words = std::get_if<Words>(&value)) return words->text;
   return std::get<std::string>(value);
 }
 

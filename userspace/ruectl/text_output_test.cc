@@ -92,6 +92,10 @@ constexpr Field<Knob> kKnobFields[] = {
      [](const Knob& k) {
        return Value(Numbers{k.set, "1-3"});
      }},
+    {"words", Text::kKeyValue, Level::kBrief,
+     [](const Knob& k) {
+       return Value(Words{{"a", "b"}, k.on ? "a,b" : "b,a"});
+     }},
     {"secret", Text::kLine, Level::kDetail,
      [](const Knob& k) { return Value(k.id * 2); }},
 };
@@ -105,11 +109,11 @@ TEST(TextOutputTest, LineFieldsStartIndentedLines) {
   EXPECT_EQ(KnobText({7, 1, 2, true, {1, 2, 3}}, false),
             "7:\n"
             "    low 1 high 2\n"
-            "    on yes set 1-3\n");
+            "    on yes set 1-3 words a,b\n");
   EXPECT_EQ(KnobText({7, 1, 2, false, {}}, true),
             "7:\n"
             "    low 1 high 2\n"
-            "    on no set 1-3\n"
+            "    on no set 1-3 words b,a\n"
             "    secret 14\n");
 }
 
@@ -117,11 +121,11 @@ TEST(TextOutputTest, AbsentFieldsAreLeftOut) {
   EXPECT_EQ(KnobText({7, std::nullopt, 2, true, {}}, false),
             "7:\n"
             "    high 2\n"
-            "    on yes set 1-3\n");
+            "    on yes set 1-3 words a,b\n");
   // No empty line where a whole line is absent.
   EXPECT_EQ(KnobText({7, std::nullopt, std::nullopt, true, {}}, false),
             "7:\n"
-            "    on yes set 1-3\n");
+            "    on yes set 1-3 words a,b\n");
 }
 
 TEST(TextOutputTest, LinesThenLists) {
