@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "rue/wire/result.h"
+#include "tools/inject_common.h"
 #include "tools/roce_inject_options.h"
 #include "tools/roce_inject_packet.h"
 
@@ -44,10 +45,7 @@ std::string AddressText(const wire::Ipv4Address& addr) {
 
 // strerror(), the errno name, and what it usually means here.
 std::string Reason(int err) {
-  std::string text = std::strerror(err);
-  if (const char* name = strerrorname_np(err)) {
-    text += std::string(" (") + name + ")";
-  }
+  const std::string text = ErrnoText(err);
   switch (err) {
     case EPERM:
     case EACCES:
@@ -59,16 +57,6 @@ std::string Reason(int err) {
       return text + ": no route to the destination";
   }
   return text;
-}
-
-std::string Hex(std::span<const std::byte> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (std::byte b : bytes) {
-    out += kDigits[static_cast<uint8_t>(b) >> 4];
-    out += kDigits[static_cast<uint8_t>(b) & 0xF];
-  }
-  return out;
 }
 
 // Sends the packet options.count times; false with *error on the first
@@ -121,7 +109,7 @@ int Run(int argc, char* argv[], std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   if (options->dry_run) {
-    out << Hex(*packet) << "\n";
+    out << HexString(*packet) << "\n";
     return kExitOk;
   }
   if (!SendAll(*options, *packet, &error)) {

@@ -247,13 +247,6 @@ std::string Offender(int flag, char* argv[]) {
   return argv[optind - 1];
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 bool SameName(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -267,21 +260,6 @@ bool SameName(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::optional<uint64_t> ParseNumber(std::string_view text, uint64_t max) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value, base);
-  if (text.empty() || ec != std::errc() || ptr != end || value > max) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 std::optional<uint8_t> ParseOpcode(std::string_view text) {
   if (std::optional<uint64_t> n = ParseNumber(text, kU8Max)) {
     return static_cast<uint8_t>(*n);
@@ -293,24 +271,6 @@ std::optional<uint8_t> ParseOpcode(std::string_view text) {
     }
   }
   return std::nullopt;
-}
-
-std::optional<std::vector<std::byte>> ParseHex(std::string_view text) {
-  std::vector<std::byte> out;
-  int high = -1;  // the first digit of a byte, while waiting for the second
-  for (char c : text) {
-    if ((c == ' ' || c == ':') && high < 0) continue;
-    const int digit = HexDigit(c);
-    if (digit < 0) return std::nullopt;
-    if (high < 0) {
-      high = digit;
-    } else {
-      out.push_back(static_cast<std::byte>(high << 4 | digit));
-      high = -1;
-    }
-  }
-  if (high >= 0) return std::nullopt;
-  return out;
 }
 
 std::optional<Options> ParseOptions(int argc, char* argv[],

@@ -14,6 +14,7 @@
 
 #include "rue/wire/ip.h"
 #include "rue/wire/roce.h"
+#include "tools/inject_common.h"  // ParseNumber, ParseHex
 
 namespace rue::inject {
 
@@ -56,16 +57,9 @@ struct Options {
 // *error to one line saying what is wrong.  argv may be permuted.
 std::optional<Options> ParseOptions(int argc, char* argv[], std::string* error);
 
-// A number: decimal, or hexadecimal after "0x"; nullopt if it is not one or
-// exceeds max.
-std::optional<uint64_t> ParseNumber(std::string_view text, uint64_t max);
-
 // An opcode: a number up to 0xff or a name from the wire library's opcode
 // table ("RC_SEND_ONLY", "cnp"; case does not matter).
 std::optional<uint8_t> ParseOpcode(std::string_view text);
-
-// Hex digits, two per byte; spaces and colons between bytes are ignored.
-std::optional<std::vector<std::byte>> ParseHex(std::string_view text);
 
 // The --help text.
 std::string Usage();

@@ -109,33 +109,6 @@ TEST(RoceInjectOptionsTest, OpcodeNamesAndNumbers) {
   EXPECT_FALSE(ParseOpcode(""));
 }
 
-TEST(RoceInjectOptionsTest, Numbers) {
-  EXPECT_EQ(ParseNumber("0", 10), 0u);
-  EXPECT_EQ(ParseNumber("10", 10), 10u);
-  EXPECT_EQ(ParseNumber("0xA", 10), 10u);
-  EXPECT_EQ(ParseNumber("0X0a", 10), 10u);
-  EXPECT_EQ(ParseNumber("18446744073709551615", UINT64_MAX), UINT64_MAX);
-  EXPECT_FALSE(ParseNumber("11", 10));
-  EXPECT_FALSE(ParseNumber("18446744073709551616", UINT64_MAX));
-  EXPECT_FALSE(ParseNumber("", 10));
-  EXPECT_FALSE(ParseNumber("0x", 10));
-  EXPECT_FALSE(ParseNumber("-1", 10));
-  EXPECT_FALSE(ParseNumber("+1", 10));
-  EXPECT_FALSE(ParseNumber(" 1", 10));
-  EXPECT_FALSE(ParseNumber("1k", 10));
-  EXPECT_FALSE(ParseNumber("0x-1", 10));
-}
-
-TEST(RoceInjectOptionsTest, Hex) {
-  EXPECT_EQ(ParseHex(""), std::vector<std::byte>());
-  EXPECT_EQ(ParseHex("00ff"), Bytes({0x00, 0xff}));
-  EXPECT_EQ(ParseHex(" 0A:bC  "), Bytes({0x0a, 0xbc}));
-  EXPECT_FALSE(ParseHex("abc"));   // odd digit count
-  EXPECT_FALSE(ParseHex("a bc"));  // a separator inside a byte
-  EXPECT_FALSE(ParseHex("0x81"));  // no prefix
-  EXPECT_FALSE(ParseHex("zz"));
-}
-
 struct BadLine {
   std::vector<std::string> args;
   std::string error;  // a part of the message

@@ -50,6 +50,13 @@ enum class ErrorCode : uint8_t {
   kInvalidArgument,
   // Builder: the output buffer is too small.
   kBufferTooSmall,
+  // Link layer: not the EtherType of the protocol asked for (PFC: 0x8808).
+  kWrongEtherType,
+  // MAC Control: not the opcode asked for (PFC: 0x0101).
+  kWrongMacControlOpcode,
+  // A reserved field that must be zero is not (PFC: the enable vector's
+  // high byte).
+  kReservedBitsSet,
 };
 
 constexpr std::string_view ErrorCodeName(ErrorCode code) {
@@ -72,6 +79,9 @@ constexpr std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kUnexpectedPayload: return "unexpected_payload";
     case ErrorCode::kInvalidArgument: return "invalid_argument";
     case ErrorCode::kBufferTooSmall: return "buffer_too_small";
+    case ErrorCode::kWrongEtherType: return "wrong_ethertype";
+    case ErrorCode::kWrongMacControlOpcode: return "wrong_mac_control_opcode";
+    case ErrorCode::kReservedBitsSet: return "reserved_bits_set";
   }
   return "unknown_error";
 }
