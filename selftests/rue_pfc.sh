@@ -1,0 +1,329 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Priority queues and 802.1Qbb PFC (Documentation/congestion.md): the
+# per-priority counters; PFC frames crafted by pfc_inject pause exactly
+# their priority, for quanta x 512 bit times at the link speed, while
+# another priority keeps flowing, and the paused flow loses nothing;
+# malformed frames and frames for priorities without PFC are counted and
+# ignored; strict priority and ETS share a shaped link as configured; a
+# slow receiver (its backlog work at nice 19 against busy-polling
+# perftest) sends XOFF and XON and the sender stops without a drop; a
+# device deleted while paused with packets queued frees them.
+#
+#   ns A: l0 10.16.0.1 (rue rl0) <--veth--> l1 10.16.0.2 (rue rl1) :ns B
+source "$(dirname "$0")/lib.sh"
+
+require_guest
+require_cmd rdma ip tc ib_write_bw chrt timeout setpriv
+
+RUECTL=$RUE_BUILD/userspace/ruectl/ruectl
+PFC=$RUE_BUILD/userspace/wire/pfc_inject
+
+# 65535 quanta of 512 bit times at veth's 10 Gb/s
+QUANTA_MAX_US=3355
+
+g4() { gid_index_of "$1" "$2"; }
+
+t_setup() {
+	rue_install_module && modprobe rue || return 1
+	[ -x "$RUECTL" ] || { echo "ruectl is not built"; return 1; }
+	[ -x "$PFC" ] || { echo "pfc_inject is not built"; return 1; }
+	setup_ns A B && veth_pair "$A" l0 10.16.0.1 "$B" l1 10.16.0.2 || return 1
+	rue_link "$A" rl0 l0 && rue_link "$B" rl1 l1 || return 1
+	busywait 5000 g4 rl0 10.16.0.1 >/dev/null &&
+	busywait 5000 g4 rl1 10.16.0.2 >/dev/null || { echo "no GIDs"; return 1; }
+	ip netns exec "$A" ping -c 1 -W 2 10.16.0.2 >/dev/null
+}
+
+declare -A before
+snap() {
+	local d c
+	for d in rl0 rl1; do
+		for c in "$@"; do
+			before[$d.$c]=$(rue_stat $d "$c")
+		done
+	done
+}
+moved() { echo $(($(rue_stat "$1" "$2") - ${before[$1.$2]})); }
+
+# inject ARGS...: PFC frames from B's end of the veth to A's device.
+inject() { ip netns exec "$B" "$PFC" -i l1 "$@" >/dev/null; }
+
+t_counters() {
+	local c p bad=0
+	for p in 0 3 7; do
+		for c in tx_prio${p}_packets tx_prio${p}_bytes tx_prio${p}_discards \
+			 rx_prio${p}_discards rx_prio${p}_pause \
+			 rx_prio${p}_pause_duration tx_prio${p}_pause; do
+			[ -n "$(rue_stat rl0 "$c")" ] || { echo "no counter $c"; bad=1; }
+		done
+	done
+	for c in rx_pfc_malformed rx_pfc_ignored; do
+		[ -n "$(rue_stat rl0 $c)" ] || { echo "no counter $c"; bad=1; }
+	done
+	return $bad
+}
+
+t_defaults() {
+	local out
+	out=$("$RUECTL" -j cc show rl0) || return 1
+	echo "$out" | grep -q '"ets-tsa":\["strict","strict","strict","strict","strict","strict","strict","strict"\]' &&
+	echo "$out" | grep -q '"pfc-enable":\[\]' &&
+	echo "$out" | grep -q '"pfc-xoff":0' &&
+	echo "$out" | grep -q '"pfc-quanta":65535' &&
+	echo "$out" | grep -q '"pfc-paused":\[\]' || { echo "$out"; return 1; }
+}
+
+# flow PORT TCLASS SECONDS [ARGS]: a write_bw (or $FLOW) from A to B in the background
+# (its exit status in $RUE_OUT/flow.PORT).
+flow() {
+	local port=$1 tc=$2 secs=$3 len
+	shift 3
+	# N or nCOUNT: -D N seconds or -n COUNT iterations (timeout 60 s more)
+	if [ "${secs#n}" != "$secs" ]; then
+		len="-n ${secs#n}"
+		secs=60
+	else
+		len="-D $secs"
+	fi
+	(
+		ip netns exec "$B" timeout $((secs + 60)) "${FLOW:-ib_write_bw}" -d rl1 \
+			-x "$(g4 rl1 10.16.0.2)" -p "$port" --tclass="$tc" -F $len \
+			-u 20 "$@" >"$RUE_OUT/flow.$port.srv" 2>&1 &
+		spid=$!
+		busywait 10000 listening "$B" "$port"
+		ip netns exec "$A" timeout $((secs + 60)) "${FLOW:-ib_write_bw}" -d rl0 \
+			-x "$(g4 rl0 10.16.0.1)" -p "$port" --tclass="$tc" -F $len \
+			-u 20 "$@" 10.16.0.2 >"$RUE_OUT/flow.$port.cli" 2>&1
+		rc=$?
+		wait $spid || rc=1
+		echo $rc >"$RUE_OUT/flow.$port"
+	) &
+}
+flow_ok() {
+	[ "$(cat "$RUE_OUT/flow.$1" 2>/dev/null)" = 0 ] && return 0
+	echo "flow $1 failed:"; tail -n 5 "$RUE_OUT/flow.$1.srv" "$RUE_OUT/flow.$1.cli"
+	return 1
+}
+mbps() { awk '/^ *65536/ { print int($4 * 8) }' "$RUE_OUT/flow.$1.cli"; }
+
+# tclass 96 = DSCP 24 = priority 3; 160 = DSCP 40 = priority 5
+t_prio_counters() {
+	snap tx_prio3_packets tx_prio3_bytes tx_prio6_packets tx_prio0_packets
+	flow 18515 96 2
+	wait
+	flow_ok 18515 || return 1
+	echo "rl0 prio3 $(moved rl0 tx_prio3_packets) packets $(moved rl0 tx_prio3_bytes) bytes," \
+	     "prio0 $(moved rl0 tx_prio0_packets); rl1 ACKs on prio6 $(moved rl1 tx_prio6_packets)"
+	[ "$(moved rl0 tx_prio3_packets)" -gt 100 ] &&
+	[ "$(moved rl0 tx_prio3_bytes)" -gt 100000 ] &&
+	[ "$(moved rl1 tx_prio6_packets)" -gt 0 ]
+}
+
+# One frame pauses for its quanta at the link speed, and no less.
+t_pause_time() {
+	local d1 d2
+	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
+	snap rx_prio3_pause rx_prio3_pause_duration
+	inject --prio 3=65535 || return 1
+	sleep 0.3
+	d1=$(moved rl0 rx_prio3_pause_duration)
+	snap rx_prio3_pause rx_prio3_pause_duration
+	inject --prio 3=1000 || return 1
+	sleep 0.3
+	d2=$(moved rl0 rx_prio3_pause_duration)
+	echo "65535 quanta paused $d1 us (expect >= $QUANTA_MAX_US); 1000 quanta $d2 us (>= 51)"
+	[ "$d1" -ge $QUANTA_MAX_US ] && [ "$d1" -lt $((QUANTA_MAX_US + 50000)) ] &&
+	[ "$d2" -ge 51 ] && [ "$d2" -lt 50000 ] &&
+	[ "$(moved rl0 rx_prio3_pause)" = 1 ]
+}
+
+# XOFF refreshed every 0.5 ms for 2 s holds priority 3 while priority 5
+# flows, and the held flow loses nothing.  The flows busy-poll, and the
+# guest's softirq (where PFC frames are read) then sometimes runs late,
+# after a 3.4 ms pause has run out: a NIC reads them in hardware.  So
+# the window is 1 s, priority 3 must send less than 5% of what
+# priority 5 does in it, and whether it was one unbroken pause is shown.
+# Counters are read from sysfs without a fork.
+hw() { read -r "$1" </sys/class/infiniband/rl0/ports/1/hw_counters/"$2"; }
+paused3() { "$RUECTL" -j cc show rl0 | grep -q '"pfc-paused":\[3\]'; }
+t_pause_isolation() {
+	local p3a p5a p3b p5b d0 d1 rc=0 n drops
+	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
+	snap rx_prio3_pause rx_prio3_pause_duration retransmits tx_prio3_discards
+	drops=$(ip -n "$A" -s -j link show l0 | grep -o '"tx":{[^}]*' | grep -o '"dropped":[0-9]*')
+	flow 18515 96 10
+	flow 18516 160 10
+	sleep 3
+	ip netns exec "$B" chrt -f 50 "$PFC" -i l1 --prio 3=65535 --count 4000 \
+		--interval-us 500 >"$RUE_OUT/inject.out" 2>&1 &
+	busywait 5000 paused3 || { echo "no pause seen"; rc=1; }
+	hw d0 rx_prio3_pause_duration
+	hw p3a tx_prio3_packets; hw p5a tx_prio5_packets
+	sleep 1
+	hw p3b tx_prio3_packets; hw p5b tx_prio5_packets
+	hw d1 rx_prio3_pause_duration
+	wait
+	flow_ok 18515 || rc=1
+	flow_ok 18516 || rc=1
+	n=$(moved rl0 rx_prio3_pause)
+	echo "in 1 s of XOFF: prio3 sent $((p3b - p3a)), prio5 $((p5b - p5a))" \
+	     "(one unbroken pause: $([ "$d0" = "$d1" ] && echo yes || echo no));" \
+	     "$n frames, paused $(moved rl0 rx_prio3_pause_duration) us in all;" \
+	     "retransmits $(moved rl0 retransmits), discards $(moved rl0 tx_prio3_discards);" \
+	     "veth drops before $drops, after" \
+	     "$(ip -n "$A" -s -j link show l0 | grep -o '"tx":{[^}]*' | grep -o '"dropped":[0-9]*')"
+	[ $rc = 0 ] && [ $((p5b - p5a)) -gt 100 ] &&
+	[ $(((p3b - p3a) * 20)) -lt $((p5b - p5a)) ] &&
+	[ "$n" -gt 1000 ] && [ "$(moved rl0 rx_prio3_pause_duration)" -gt 1000000 ] &&
+	[ "$(moved rl0 tx_prio3_discards)" = 0 ]
+}
+
+t_ignored() {
+	local rc=0
+	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
+	snap rx_pfc_ignored rx_pfc_malformed rx_prio2_pause rx_prio3_pause \
+	     rx_prio2_pause_duration
+	inject --prio 2=65535 || rc=1			# PFC off for 2: ignored
+	inject --opcode 0x0001 --prio 3=100 || rc=1	# 802.3x PAUSE: ignored
+	inject --truncate 30 --prio 3=100 || rc=1	# runt: malformed
+	inject --opcode 0x0203 --prio 3=100 || rc=1	# unknown opcode: malformed
+	inject --reserved-bits --prio 3=100 || rc=1	# reserved bits: honoured
+	sleep 0.3
+	echo "ignored $(moved rl0 rx_pfc_ignored), malformed $(moved rl0 rx_pfc_malformed)," \
+	     "prio2 pauses $(moved rl0 rx_prio2_pause), prio3 $(moved rl0 rx_prio3_pause)"
+	[ $rc = 0 ] && [ "$(moved rl0 rx_pfc_ignored)" = 2 ] &&
+	[ "$(moved rl0 rx_pfc_malformed)" = 2 ] &&
+	[ "$(moved rl0 rx_prio2_pause)" = 0 ] &&
+	[ "$(moved rl0 rx_prio2_pause_duration)" = 0 ] &&
+	[ "$(moved rl0 rx_prio3_pause)" = 1 ]
+}
+
+# shape A's egress: the device's queues then decide who goes first
+shape() {
+	tc -n "$A" qdisc del dev l0 root 2>/dev/null
+	[ "$1" = none ] && return 0
+	tc -n "$A" qdisc add dev l0 root handle 1: htb default 1 &&
+	tc -n "$A" class add dev l0 parent 1: classid 1:1 htb rate "$1" &&
+	tc -n "$A" qdisc add dev l0 parent 1:1 pfifo limit 10000
+}
+
+# two_flows: prio 3 and prio 5 share the shaped link for 6 s, 8 QPs
+# each so that their windows overfill the device's room in the stack
+# (the port is congested); prints their bytes
+two_flows() {
+	snap tx_prio3_bytes tx_prio5_bytes
+	flow 18515 96 6 -q 8
+	flow 18516 160 6 -q 8
+	wait
+	flow_ok 18515 && flow_ok 18516 || return 1
+	echo "$(moved rl0 tx_prio3_bytes) $(moved rl0 tx_prio5_bytes)"
+}
+
+t_strict() {
+	local out b3 b5
+	"$RUECTL" cc set rl0 pfc-enable none || return 1
+	shape 40mbit || return 1
+	out=$(two_flows) || { shape none; echo "$out"; return 1; }
+	shape none
+	read -r b3 b5 <<<"$(echo "$out" | tail -n 1)"
+	echo "strict: prio5 $b5 bytes, prio3 $b3 bytes"
+	[ $((b5 * 100 / (b3 + b5))) -ge 85 ]
+}
+
+t_ets() {
+	local out b3 b5 rc=0
+	"$RUECTL" cc set rl0 ets-tsa 3:ets,5:ets ets-weight 3:75,5:25 || return 1
+	shape 40mbit || return 1
+	out=$(two_flows) || rc=1
+	shape none
+	"$RUECTL" cc set rl0 ets-tsa 0-7:strict || rc=1
+	[ $rc = 0 ] || { echo "$out"; return 1; }
+	read -r b3 b5 <<<"$(echo "$out" | tail -n 1)"
+	echo "ets 75:25: prio3 $b3 bytes, prio5 $b5 bytes, ratio $((b3 * 100 / b5))%"
+	[ $((b3 * 100 / b5)) -ge 200 ] && [ $((b3 * 100 / b5)) -le 450 ]
+}
+
+t_refusals() {
+	local out bad=0
+	out=$("$RUECTL" cc set rl0 ets-tsa 3:ets,5:ets ets-weight 3:50,5:20 2>&1) &&
+		{ echo "weights adding to 70 accepted"; bad=1; }
+	echo "$out" | grep -q "add up to 100" || { echo "$out"; bad=1; }
+	out=$("$RUECTL" cc set rl0 pfc-xoff 1000 pfc-xon 2000 2>&1) &&
+		{ echo "xon above xoff accepted"; bad=1; }
+	echo "$out" | grep -q "pfc-xon" || { echo "$out"; bad=1; }
+	"$RUECTL" cc set rl0 pfc-paused 3 >/dev/null 2>&1 &&
+		{ echo "pfc-paused set"; bad=1; }
+	"$RUECTL" cc set rl0 pfc-quanta 70000 >/dev/null 2>&1 &&
+		{ echo "quanta 70000 accepted"; bad=1; }
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$RUECTL" cc set rl0 pfc-enable 0-7 >/dev/null 2>&1 &&
+		{ echo "non-root set pfc-enable"; bad=1; }
+	"$RUECTL" -j cc show rl0 | grep -q '"ets-tsa":\["strict","strict","strict","strict"' ||
+		{ echo "a refused set changed something"; bad=1; }
+	return $bad
+}
+
+# B's backlog work at nice 19 falls behind: XOFF, the sender stops, XON.
+t_xoff() {
+	local wq rc=0 asserted
+	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
+	"$RUECTL" cc set rl1 pfc-enable 3 pfc-xoff 131072 pfc-xon 65536 || return 1
+	wq=/sys/devices/virtual/workqueue/rue_rx_rl1
+	[ -e $wq/nice ] || { echo "no $wq"; return 1; }
+	echo 19 >$wq/nice
+	snap tx_prio3_pause rx_prio3_pause rx_prio3_discards retransmits \
+	     rx_drop_out_of_sequence rx_prio3_pause_duration
+	flow 18515 96 6 -s 65536
+	sleep 3
+	asserted=$("$RUECTL" -j cc show rl1 | grep -o '"pfc-asserted":\[[0-9,]*\]')
+	wait
+	flow_ok 18515 || rc=1
+	echo "XOFF/XON sent by rl1 $(moved rl1 tx_prio3_pause), received by rl0" \
+	     "$(moved rl0 rx_prio3_pause), paused $(moved rl0 rx_prio3_pause_duration) us;" \
+	     "backlog drops $(moved rl1 rx_prio3_discards), retransmits" \
+	     "$(moved rl0 retransmits), out of sequence $(moved rl1 rx_drop_out_of_sequence);" \
+	     "mid-run $asserted; $(mbps 18515) Mb/s"
+	echo 0 >$wq/nice
+	"$RUECTL" cc set rl1 pfc-xoff 0 pfc-xon 0 pfc-enable none || rc=1
+	"$RUECTL" -j cc show rl1 | grep -q '"pfc-asserted":\[\]' || rc=1
+	[ $rc = 0 ] && [ "$(moved rl1 tx_prio3_pause)" -gt 0 ] &&
+	[ "$(moved rl0 rx_prio3_pause)" -gt 0 ] &&
+	[ "$(moved rl0 rx_prio3_pause_duration)" -gt 0 ] &&
+	[ "$(moved rl1 rx_prio3_discards)" = 0 ] &&
+	[ "$(moved rl0 retransmits)" = 0 ] &&
+	[ "$(moved rl1 rx_drop_out_of_sequence)" = 0 ]
+}
+
+# Deleting a device whose paused queue holds packets frees them.
+t_delete_paused() {
+	local pid
+	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
+	ip netns exec "$B" "$PFC" -i l1 --prio 3=65535 --count 4000 \
+		--interval-us 1000 >/dev/null 2>&1 &
+	pid=$!
+	flow 18515 96 20
+	sleep 4
+	ip netns exec "$A" rdma link del rl0 || return 1
+	kill $pid 2>/dev/null
+	sleep 1
+	pkill -f "ib_write_bw -d rl1" 2>/dev/null
+	wait
+	rdma_dev_exists rl0 && { echo "rl0 still there"; return 1; }
+	rue_link "$A" rl0 l0
+}
+
+run_test "setup" t_setup
+run_test "per-priority and PFC counters in rdma statistic" t_counters
+run_test "ruectl cc show: strict priorities, PFC off" t_defaults
+run_test "traffic counted on its priority (tclass -> DSCP -> prio)" t_prio_counters
+run_test "a PFC frame pauses for quanta x 512 bit times" t_pause_time
+run_test "XOFF stops priority 3 only; nothing lost" t_pause_isolation
+run_test "malformed and disabled-priority frames counted, ignored" t_ignored
+run_test "strict priority: prio 5 before prio 3 on a shaped link" t_strict
+run_test "ETS 75:25 shares a shaped link" t_ets
+run_test "cc set refuses bad ETS and PFC settings" t_refusals
+run_test "slow receiver: XOFF/XON, the sender stops, no drop" t_xoff
+run_test "device deleted while paused with packets queued" t_delete_paused
+tap_done
