@@ -87,7 +87,7 @@ void rue_cc_defaults(struct rue_cc_cfg *cfg)
 	cfg->rpg_max_rate = 0;
 	/* dcb's defaults: every priority strict, PFC off */
 	cfg->pfc_quanta = 0xffff;
-	cfg->dcqcn = (struct rue_dcqcn_params){
+	cfg->dcqcn[0] = (struct rue_dcqcn_params){
 		.dce_tcp_g = 1019,
 		.dce_tcp_rtt = 1,
 		.initial_alpha = 1023,
@@ -104,6 +104,8 @@ void rue_cc_defaults(struct rue_cc_cfg *cfg)
 		.rpg_ai_rate = 5,
 		.rpg_hai_rate = 50,
 	};
+	for (i = 1; i < RUE_NPRIO; i++)
+		cfg->dcqcn[i] = cfg->dcqcn[0];
 }
 
 /**
@@ -156,6 +158,13 @@ u32 rue_cc_max_rate(const struct rue_dev *rdev, const struct rue_cc_cfg *cfg)
 u8 rue_cc_prio(const struct rue_cc_cfg *cfg, u8 tclass)
 {
 	return cfg->dscp_prio[tclass >> 2] & (RUE_NPRIO - 1);
+}
+
+/* The DCQCN parameters of @qp's priority. */
+const struct rue_dcqcn_params *rue_cc_params(const struct rue_cc_cfg *cfg,
+					     const struct rue_qp *qp)
+{
+	return &cfg->dcqcn[rue_cc_prio(cfg, qp->av.tclass)];
 }
 
 /* The TOS byte of a data packet: the DSCP asked for, ECN as configured. */
@@ -270,7 +279,7 @@ int rue_cc_tx_budget(struct rue_qp *qp, int budget)
 	rcu_read_lock();
 	cfg = rcu_dereference(qp->rdev->cc);
 	spin_lock_bh(&cc->lock);
-	rue_dcqcn_advance(&cc->dcqcn, &cfg->dcqcn, now);
+	rue_dcqcn_advance(&cc->dcqcn, rue_cc_params(cfg, qp), now);
 	WRITE_ONCE(cc->limited, cc->dcqcn.limited);
 	if (!cc->dcqcn.limited)
 		goto out;
@@ -316,7 +325,7 @@ void rue_cc_tx_done(struct rue_qp *qp, u32 bytes)
 		/* ns = bytes * 8e6 / kb/s */
 		cc->next_tx += div_u64((u64)bytes * 8000000,
 				       max_t(u32, cc->dcqcn.rc, 1));
-		rue_dcqcn_sent(&cc->dcqcn, &cfg->dcqcn, bytes);
+		rue_dcqcn_sent(&cc->dcqcn, rue_cc_params(cfg, qp), bytes);
 		WRITE_ONCE(cc->limited, cc->dcqcn.limited);
 		/*
 		 * The engine stopped at what the rate allowed; more may be
@@ -424,7 +433,7 @@ void rue_cc_cnp_rcv(struct rue_dev *rdev, const struct rue_pkt *pkt)
 	}
 	cc = &qp->cc;
 	spin_lock(&cc->lock);
-	rue_dcqcn_cnp(&cc->dcqcn, &cfg->dcqcn, ktime_get_ns());
+	rue_dcqcn_cnp(&cc->dcqcn, rue_cc_params(cfg, qp), ktime_get_ns());
 	WRITE_ONCE(cc->limited, cc->dcqcn.limited);
 	spin_unlock(&cc->lock);
 	rcu_read_unlock();

@@ -33,7 +33,7 @@ struct rue_cc_cfg {
 	u8 dscp_prio[RUE_NDSCP];
 	u32 min_time_between_cnps;	/* us */
 	u32 rpg_max_rate;		/* Mb/s, 0: the link speed */
-	struct rue_dcqcn_params dcqcn;
+	struct rue_dcqcn_params dcqcn[RUE_NPRIO];	/* per priority */
 	/* transmission selection (txq.c) and PFC (pfc.c) */
 	u8 ets_mask;			/* bit per priority: ETS, else strict */
 	u8 ets_weight[RUE_NPRIO];	/* %, of the ETS priorities */
@@ -67,6 +67,8 @@ void rue_cc_qp_start(struct rue_qp *qp);
 void rue_cc_qp_stop(struct rue_qp *qp);
 
 u8 rue_cc_prio(const struct rue_cc_cfg *cfg, u8 tclass);
+const struct rue_dcqcn_params *rue_cc_params(const struct rue_cc_cfg *cfg,
+					     const struct rue_qp *qp);
 u8 rue_cc_data_tos(const struct rue_cc_cfg *cfg, u8 tclass);
 void rue_cc_mark(struct rue_qp *qp, struct sk_buff *skb, u8 *tos);
 int rue_cc_tx_budget(struct rue_qp *qp, int budget);

@@ -61,6 +61,9 @@ static const struct nla_policy rue_cc_policy[RUE_A_CC_MAX + 1] = {
 				  .reject_message = "read-only" },
 	[RUE_A_CC_PFC_ASSERTED] = { .type = NLA_REJECT,
 				    .reject_message = "read-only" },
+	[RUE_A_CC_PRIO] = NLA_POLICY_MAX(NLA_U8, RUE_NPRIO - 1),
+	[RUE_A_CC_DCQCN_DIFFER] = { .type = NLA_REJECT,
+				    .reject_message = "read-only" },
 };
 
 static const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1] = {
@@ -238,7 +241,19 @@ static int rue_nl_dev_get_dumpit(struct sk_buff *skb,
 /* ------------------------------------------------------------------ */
 /* Congestion control                                                  */
 
-static int rue_nl_put_cc(struct sk_buff *msg, struct rue_dev *rdev)
+/* Priorities whose DCQCN parameters are not priority 0's. */
+static u8 rue_nl_dcqcn_differ(const struct rue_cc_cfg *cfg)
+{
+	u8 differ = 0;
+	int i;
+
+	for (i = 1; i < RUE_NPRIO; i++)
+		if (memcmp(&cfg->dcqcn[i], &cfg->dcqcn[0], sizeof(cfg->dcqcn[0])))
+			differ |= BIT(i);
+	return differ;
+}
+
+static int rue_nl_put_cc(struct sk_buff *msg, struct rue_dev *rdev, u8 prio)
 {
 	const struct rue_cc_cfg *cfg;
 	const struct rue_dcqcn_params *d;
@@ -252,7 +267,7 @@ static int rue_nl_put_cc(struct sk_buff *msg, struct rue_dev *rdev)
 		return -EMSGSIZE;
 	rcu_read_lock();
 	cfg = rcu_dereference(rdev->cc);
-	d = &cfg->dcqcn;
+	d = &cfg->dcqcn[prio];
 	if (nla_put_u8(msg, RUE_A_CC_ECN, cfg->ecn) ||
 	    nla_put(msg, RUE_A_CC_DSCP_PRIO, RUE_NDSCP, cfg->dscp_prio) ||
 	    nla_put_u8(msg, RUE_A_CC_CNP_DSCP, cfg->cnp_dscp) ||
@@ -291,7 +306,9 @@ static int rue_nl_put_cc(struct sk_buff *msg, struct rue_dev *rdev)
 	    nla_put_u32(msg, RUE_A_CC_PFC_XON, cfg->pfc_xon) ||
 	    nla_put_u32(msg, RUE_A_CC_PFC_QUANTA, cfg->pfc_quanta) ||
 	    nla_put_u8(msg, RUE_A_CC_PFC_PAUSED, rue_txq_paused(rdev)) ||
-	    nla_put_u8(msg, RUE_A_CC_PFC_ASSERTED, rue_pfc_asserted(rdev)))
+	    nla_put_u8(msg, RUE_A_CC_PFC_ASSERTED, rue_pfc_asserted(rdev)) ||
+	    nla_put_u8(msg, RUE_A_CC_PRIO, prio) ||
+	    nla_put_u8(msg, RUE_A_CC_DCQCN_DIFFER, rue_nl_dcqcn_differ(cfg)))
 		goto out;
 	err = 0;
 out:
@@ -304,7 +321,7 @@ out:
 }
 
 static int rue_nl_fill_cc(struct sk_buff *msg, struct rue_dev *rdev,
-			  u32 portid, u32 seq, int flags)
+			  u32 portid, u32 seq, int flags, u8 prio)
 {
 	void *hdr;
 
@@ -314,7 +331,7 @@ static int rue_nl_fill_cc(struct sk_buff *msg, struct rue_dev *rdev,
 		return -EMSGSIZE;
 	if (nla_put_u32(msg, RUE_A_DEV_INDEX, rdev->ibdev.index) ||
 	    nla_put_string(msg, RUE_A_DEV_NAME, dev_name(&rdev->ibdev.dev)) ||
-	    rue_nl_put_cc(msg, rdev)) {
+	    rue_nl_put_cc(msg, rdev, prio)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -324,9 +341,21 @@ static int rue_nl_fill_cc(struct sk_buff *msg, struct rue_dev *rdev,
 
 static int rue_nl_cc_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *tb[RUE_A_CC_MAX + 1];
 	struct rue_dev *rdev;
 	struct sk_buff *msg;
+	u8 prio = 0;
 	int err;
+
+	/* which priority's DCQCN parameters */
+	if (info->attrs[RUE_A_DEV_CC]) {
+		err = nla_parse_nested(tb, RUE_A_CC_MAX, info->attrs[RUE_A_DEV_CC],
+				       rue_cc_policy, info->extack);
+		if (err)
+			return err;
+		if (tb[RUE_A_CC_PRIO])
+			prio = nla_get_u8(tb[RUE_A_CC_PRIO]);
+	}
 
 	rdev = rue_nl_dev_from_attrs(info);
 	if (IS_ERR(rdev)) {
@@ -342,7 +371,8 @@ static int rue_nl_cc_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto out_put;
 	}
-	err = rue_nl_fill_cc(msg, rdev, info->snd_portid, info->snd_seq, 0);
+	err = rue_nl_fill_cc(msg, rdev, info->snd_portid, info->snd_seq, 0,
+			     prio);
 	if (err) {
 		nlmsg_free(msg);
 		goto out_put;
@@ -360,7 +390,7 @@ static int rue_nl_cc_dump_one(struct rue_dev *rdev, void *arg)
 	struct rue_nl_dump *d = arg;
 
 	return rue_nl_fill_cc(d->msg, rdev, NETLINK_CB(d->cb->skb).portid,
-			      d->cb->nlh->nlmsg_seq, NLM_F_MULTI);
+			      d->cb->nlh->nlmsg_seq, NLM_F_MULTI, 0);
 }
 
 static int rue_nl_cc_get_dumpit(struct sk_buff *skb,
@@ -456,11 +486,30 @@ static int rue_nl_prio_apply(struct rue_cc_cfg *cfg, struct nlattr **tb,
 	return 0;
 }
 
+/* The DCQCN parameters of one priority. */
+static void rue_nl_dcqcn_apply(struct rue_dcqcn_params *d, struct nlattr **tb)
+{
+	rue_nl_u32(tb[RUE_A_CC_DCE_TCP_G], &d->dce_tcp_g);
+	rue_nl_u32(tb[RUE_A_CC_DCE_TCP_RTT], &d->dce_tcp_rtt);
+	rue_nl_u32(tb[RUE_A_CC_INITIAL_ALPHA], &d->initial_alpha);
+	rue_nl_u32(tb[RUE_A_CC_RATE_REDUCE_MONITOR_PERIOD], &d->rate_reduce_monitor_period);
+	rue_nl_u32(tb[RUE_A_CC_RPG_GD], &d->rpg_gd);
+	rue_nl_u32(tb[RUE_A_CC_RPG_MIN_DEC_FAC], &d->rpg_min_dec_fac);
+	rue_nl_u32(tb[RUE_A_CC_RPG_MIN_RATE], &d->rpg_min_rate);
+	rue_nl_u32(tb[RUE_A_CC_RATE_TO_SET_ON_FIRST_CNP], &d->rate_to_set_on_first_cnp);
+	rue_nl_flag(tb[RUE_A_CC_CLAMP_TGT_RATE], &d->clamp_tgt_rate);
+	rue_nl_flag(tb[RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC], &d->clamp_tgt_rate_after_time_inc);
+	rue_nl_u32(tb[RUE_A_CC_RPG_TIME_RESET], &d->rpg_time_reset);
+	rue_nl_u32(tb[RUE_A_CC_RPG_BYTE_RESET], &d->rpg_byte_reset);
+	rue_nl_u32(tb[RUE_A_CC_RPG_THRESHOLD], &d->rpg_threshold);
+	rue_nl_u32(tb[RUE_A_CC_RPG_AI_RATE], &d->rpg_ai_rate);
+	rue_nl_u32(tb[RUE_A_CC_RPG_HAI_RATE], &d->rpg_hai_rate);
+}
+
 /* Apply the attributes of @tb to @cfg; nothing is applied on error. */
 static int rue_nl_cc_apply(struct rue_cc_cfg *cfg, struct nlattr **tb,
 			   struct netlink_ext_ack *extack)
 {
-	struct rue_dcqcn_params *d = &cfg->dcqcn;
 	const u8 *map;
 	int i;
 
@@ -481,22 +530,10 @@ static int rue_nl_cc_apply(struct rue_cc_cfg *cfg, struct nlattr **tb,
 	rue_nl_u8(tb[RUE_A_CC_NP_ENABLE], &cfg->np_enable);
 	rue_nl_u8(tb[RUE_A_CC_RP_ENABLE], &cfg->rp_enable);
 	rue_nl_u32(tb[RUE_A_CC_MIN_TIME_BETWEEN_CNPS], &cfg->min_time_between_cnps);
-	rue_nl_u32(tb[RUE_A_CC_DCE_TCP_G], &d->dce_tcp_g);
-	rue_nl_u32(tb[RUE_A_CC_DCE_TCP_RTT], &d->dce_tcp_rtt);
-	rue_nl_u32(tb[RUE_A_CC_INITIAL_ALPHA], &d->initial_alpha);
-	rue_nl_u32(tb[RUE_A_CC_RATE_REDUCE_MONITOR_PERIOD], &d->rate_reduce_monitor_period);
-	rue_nl_u32(tb[RUE_A_CC_RPG_GD], &d->rpg_gd);
-	rue_nl_u32(tb[RUE_A_CC_RPG_MIN_DEC_FAC], &d->rpg_min_dec_fac);
-	rue_nl_u32(tb[RUE_A_CC_RPG_MIN_RATE], &d->rpg_min_rate);
 	rue_nl_u32(tb[RUE_A_CC_RPG_MAX_RATE], &cfg->rpg_max_rate);
-	rue_nl_u32(tb[RUE_A_CC_RATE_TO_SET_ON_FIRST_CNP], &d->rate_to_set_on_first_cnp);
-	rue_nl_flag(tb[RUE_A_CC_CLAMP_TGT_RATE], &d->clamp_tgt_rate);
-	rue_nl_flag(tb[RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC], &d->clamp_tgt_rate_after_time_inc);
-	rue_nl_u32(tb[RUE_A_CC_RPG_TIME_RESET], &d->rpg_time_reset);
-	rue_nl_u32(tb[RUE_A_CC_RPG_BYTE_RESET], &d->rpg_byte_reset);
-	rue_nl_u32(tb[RUE_A_CC_RPG_THRESHOLD], &d->rpg_threshold);
-	rue_nl_u32(tb[RUE_A_CC_RPG_AI_RATE], &d->rpg_ai_rate);
-	rue_nl_u32(tb[RUE_A_CC_RPG_HAI_RATE], &d->rpg_hai_rate);
+	for (i = 0; i < RUE_NPRIO; i++)
+		if (!tb[RUE_A_CC_PRIO] || nla_get_u8(tb[RUE_A_CC_PRIO]) == i)
+			rue_nl_dcqcn_apply(&cfg->dcqcn[i], tb);
 	return rue_nl_prio_apply(cfg, tb, extack);
 }
 
@@ -561,7 +598,7 @@ static int rue_nl_put_qp(struct sk_buff *msg, struct rue_qp *qp)
 	struct nlattr *nest;
 
 	spin_lock_bh(&cc->lock);
-	rue_dcqcn_advance(&cc->dcqcn, &cfg->dcqcn, ktime_get_ns());
+	rue_dcqcn_advance(&cc->dcqcn, rue_cc_params(cfg, qp), ktime_get_ns());
 	s = cc->dcqcn;
 	spin_unlock_bh(&cc->lock);
 

@@ -222,7 +222,8 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 		pr = &txq->prio[p];
 		skb = __skb_dequeue(&pr->q);
 		pr->qbytes -= skb->len;
-		pr->deficit -= skb->len;
+		if (cfg->ets_mask & BIT(p))
+			pr->deficit -= skb->len;
 		if (skb_queue_empty(&pr->q)) {
 			WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_QUEUED(p));
 			pr->deficit = 0;
@@ -240,46 +241,59 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 	return n > 0;
 }
 
+/*
+ * Send one batch if there is room; under rcu_read_lock() with bottom
+ * halves off, tx_ok set.  Return: whether to go on.
+ */
+static bool rue_txq_drain_one(struct rue_txq *txq, struct sk_buff_head *batch)
+{
+	struct rue_dev *rdev = rue_txq_dev(txq);
+	struct sk_buff *skb;
+	bool took;
+
+	/* out of room: write_space runs us again */
+	if (!rue_txq_budget_ok(txq))
+		return false;
+	if (rue_txq_lower_stopped(rdev->ndev)) {
+		hrtimer_start(&txq->retry_timer, ns_to_ktime(RUE_TXQ_RETRY_NS),
+			      HRTIMER_MODE_REL_SOFT);
+		return false;
+	}
+	spin_lock(&txq->lock);
+	took = rue_txq_take(txq, rcu_dereference(rdev->cc), batch);
+	spin_unlock(&txq->lock);
+	while ((skb = __skb_dequeue(batch)))
+		rue_txq_out(rdev, skb);
+	return took;
+}
+
 static void rue_txq_drain_work(struct work_struct *work)
 {
 	struct rue_txq *txq = container_of(work, struct rue_txq, drain_work);
 	struct rue_dev *rdev = rue_txq_dev(txq);
 	struct sk_buff_head batch;
-	struct sk_buff *skb;
+	bool more;
 	int runs;
 
 	__skb_queue_head_init(&batch);
-	local_bh_disable();
-	rcu_read_lock();
-	for (runs = 0; READ_ONCE(rdev->tx_ok); runs++) {
-		/* out of room: write_space runs us again */
-		if (!rue_txq_budget_ok(txq))
-			break;
-		if (rue_txq_lower_stopped(rdev->ndev)) {
-			hrtimer_start(&txq->retry_timer,
-				      ns_to_ktime(RUE_TXQ_RETRY_NS),
-				      HRTIMER_MODE_REL_SOFT);
-			break;
-		}
+	for (runs = 0; ; runs++) {
 		if (runs == RUE_TXQ_RUNS) {
 			/* let the CPU do something else, then go on */
 			queue_work(rdev->wq, &txq->drain_work);
 			break;
 		}
-		spin_lock(&txq->lock);
-		if (!rue_txq_take(txq, rcu_dereference(rdev->cc), &batch)) {
-			spin_unlock(&txq->lock);
+		/* as the transmit paths run: bottom halves off, under RCU */
+		local_bh_disable();
+		rcu_read_lock();
+		more = READ_ONCE(rdev->tx_ok) && rue_txq_drain_one(txq, &batch);
+		rcu_read_unlock();
+		local_bh_enable();
+		if (!more)
 			break;
-		}
-		spin_unlock(&txq->lock);
-		while ((skb = __skb_dequeue(&batch)))
-			rue_txq_out(rdev, skb);
 	}
-	spin_lock(&txq->lock);
+	spin_lock_bh(&txq->lock);
 	WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_DRAINING);
-	spin_unlock(&txq->lock);
-	rcu_read_unlock();
-	local_bh_enable();
+	spin_unlock_bh(&txq->lock);
 }
 
 static enum hrtimer_restart rue_txq_retry(struct hrtimer *timer)

@@ -6,7 +6,8 @@
  * headroom for the link, IP and UDP headers), optionally lends payload
  * pages as fragments, and calls rue_xmit(), which appends the pad and the
  * ICRC, pushes UDP and IP headers, routes through the device's namespace
- * and hands the packet to ip_local_out()/ip6_local_out().  The ICRC covers
+ * and hands the packet to the device's transmit queues (txq.c), which pass
+ * it to ip_local_out()/ip6_local_out().  The ICRC covers
  * the IP and UDP headers, so nothing after us may rewrite them except the
  * fields the ICRC masks (TOS/ECN, TTL, checksums).
  *

@@ -115,6 +115,16 @@ enum rue_cc_attr {
 					 * by the link partner */
 	RUE_A_CC_PFC_ASSERTED,		/* u8: read only, priorities this device
 					 * holds in XOFF now */
+	/*
+	 * DCQCN parameters (DCE_TCP_G ... RPG_HAI_RATE) are kept per
+	 * priority.  With RUE_A_CC_PRIO in CC_SET's nest they change for
+	 * that priority only, without it for every priority; in CC_GET's
+	 * request nest it asks for that priority's (else priority 0's), and
+	 * the reply names the priority it reports.
+	 */
+	RUE_A_CC_PRIO,			/* u8: 0..7 */
+	RUE_A_CC_DCQCN_DIFFER,		/* u8: read only, priorities whose DCQCN
+					 * parameters differ from priority 0's */
 
 	__RUE_A_CC_MAX,
 	RUE_A_CC_MAX = __RUE_A_CC_MAX - 1
