@@ -7,6 +7,8 @@
 #ifndef RUE_RUECTL_BACKEND_H_
 #define RUE_RUECTL_BACKEND_H_
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -33,8 +35,12 @@ class Backend {
 
   // The congestion control of every device, in the kernel's order.
   virtual nl::Result<std::vector<DeviceCc>> ListCc() = 0;
-  // That of the device named `name`; ENODEV when there is none.
-  virtual nl::Result<DeviceCc> GetCc(std::string_view name) = 0;
+  // That of the device named `name`; ENODEV when there is none.  Its
+  // DCQCN parameters are those of priority `prio`, or without it of
+  // priority 0; CcConfig::prio says which the kernel reported (an older
+  // kernel reports none).
+  virtual nl::Result<DeviceCc> GetCc(std::string_view name,
+                                     std::optional<uint32_t> prio) = 0;
   // Changes what `changes` sets on the device named `name`, and nothing
   // else; ENODEV when there is none, EPERM without CAP_NET_ADMIN.
   virtual nl::Status SetCc(std::string_view name, const CcConfig& changes) = 0;

@@ -23,6 +23,11 @@ using PrioTable = std::array<uint8_t, kPrioCount>;  // a value, by priority
 
 // The scalars are uint32_t whatever their width on the wire (cc_params.h
 // has it), so that one table can reach them all.
+//
+// The DCQCN parameters (dce_tcp_g ... rpg_hai_rate but rpg_max_rate) are
+// kept per priority: in a CC_GET reply they are those of priority `prio`;
+// in a CC_SET request with `prio` they change for that priority only,
+// without it for every priority.  The rest is per device.
 struct CcConfig {
   std::optional<uint32_t> ecn;  // enum rue_ecn_mode
   std::optional<DscpMap> dscp_prio;
@@ -56,6 +61,9 @@ struct CcConfig {
   std::optional<uint32_t> pfc_quanta;    // 512 bit times
   std::optional<uint32_t> pfc_paused;    // bit n: priority n, read only
   std::optional<uint32_t> pfc_asserted;  // bit n: priority n, read only
+  std::optional<uint32_t> prio;          // 0..7, of the DCQCN parameters
+  std::optional<uint32_t> dcqcn_differ;  // bit n: priority n, read only:
+                                         // DCQCN parameters not prio 0's
 
   bool operator==(const CcConfig&) const = default;
 };

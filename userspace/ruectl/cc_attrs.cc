@@ -110,4 +110,17 @@ nl::MessageBuilder CcSetRequest(uint16_t family_id, std::string_view name,
   return request;
 }
 
+nl::MessageBuilder CcGetRequest(uint16_t family_id, std::string_view name,
+                                std::optional<uint32_t> prio) {
+  nl::MessageBuilder request =
+      nl::GenlRequest(family_id, RUE_CMD_CC_GET, RUE_GENL_VERSION);
+  request.PutString(RUE_A_DEV_NAME, name);
+  if (prio) {
+    CcConfig which;
+    which.prio = prio;
+    PutCc(request, which);
+  }
+  return request;
+}
+
 }  // namespace rue::cli

@@ -9,6 +9,7 @@
 #define RUE_RUECTL_CC_ATTRS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "nl/attr.h"
@@ -29,9 +30,16 @@ nl::Result<CcConfig> ParseCc(nl::Bytes nest);
 // others.
 void PutCc(nl::MessageBuilder& message, const CcConfig& cc);
 
-// The RUE_CMD_CC_SET request that changes device `name` as `changes` says.
+// The RUE_CMD_CC_SET request that changes device `name` as `changes` says
+// (with changes.prio, its DCQCN parameters for that priority only).
 nl::MessageBuilder CcSetRequest(uint16_t family_id, std::string_view name,
                                 const CcConfig& changes);
+
+// The RUE_CMD_CC_GET request (a do) for device `name`; with `prio`, a
+// RUE_A_DEV_CC nest holding RUE_A_CC_PRIO asks for that priority's DCQCN
+// parameters, without it the kernel reports priority 0's.
+nl::MessageBuilder CcGetRequest(uint16_t family_id, std::string_view name,
+                                std::optional<uint32_t> prio);
 
 }  // namespace rue::cli
 

@@ -55,6 +55,7 @@ void PutKernelCc(nl::MessageBuilder& m) {
   m.PutU32(RUE_A_CC_PFC_XOFF, 65536).PutU32(RUE_A_CC_PFC_XON, 32768);
   m.PutU32(RUE_A_CC_PFC_QUANTA, 65535);
   m.PutU8(RUE_A_CC_PFC_PAUSED, 0).PutU8(RUE_A_CC_PFC_ASSERTED, 0x08);
+  m.PutU8(RUE_A_CC_PRIO, 0).PutU8(RUE_A_CC_DCQCN_DIFFER, 0x08);
   m.EndNest(cc);
 }
 
@@ -77,6 +78,35 @@ TEST(ParseDeviceCcTest, ReadsWhatTheKernelSends) {
   nl::Result<DeviceCc> d = Parse(m);
   ASSERT_TRUE(d.ok()) << d.error().message;
   EXPECT_EQ(*d, testing::SampleCc()[0]);
+}
+
+// A reply to CC_GET with RUE_A_CC_PRIO 3: the priority it reports, and
+// the priorities whose DCQCN parameters are not priority 0's.
+TEST(ParseDeviceCcTest, ReadsPrioAndDcqcnDiffer) {
+  nl::MessageBuilder m = Reply();
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  m.PutU32(RUE_A_CC_RPG_AI_RATE, 10).PutU32(RUE_A_CC_RPG_HAI_RATE, 100);
+  m.PutU8(RUE_A_CC_PRIO, 3).PutU8(RUE_A_CC_DCQCN_DIFFER, 0xe8);
+  m.EndNest(cc);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  CcConfig want;
+  want.rpg_ai_rate = 10;
+  want.rpg_hai_rate = 100;
+  want.prio = 3;
+  want.dcqcn_differ = 0xe8;
+  EXPECT_EQ(d->cc, want);
+}
+
+TEST(ParseDeviceCcTest, PrioIsAByte) {
+  nl::MessageBuilder m = Reply();
+  nl::MessageBuilder::Nest cc = m.BeginNest(RUE_A_DEV_CC);
+  m.PutU32(RUE_A_CC_PRIO, 3);
+  m.EndNest(cc);
+  nl::Result<DeviceCc> d = Parse(m);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code, EBADMSG);
+  EXPECT_EQ(d.error().message, "attribute \"prio\" (33): length 4, expected 1");
 }
 
 TEST(ParseDeviceCcTest, MissingParametersStayUnset) {
@@ -239,6 +269,18 @@ TEST(PutCcTest, TablesAndPfcWithKernelWidths) {
                   {RUE_A_CC_PFC_QUANTA, 4}}));
 }
 
+TEST(PutCcTest, PrioWithKernelWidth) {
+  nl::MessageBuilder m(kFamily, 0);
+  CcConfig cc;
+  cc.prio = 3;
+  cc.rpg_ai_rate = 10;
+  PutCc(m, cc);
+  ASSERT_TRUE(m.ok());
+  using Seen = std::vector<std::pair<uint16_t, size_t>>;
+  EXPECT_EQ(NestContents(m.bytes().subspan(NLMSG_HDRLEN)),
+            (Seen{{RUE_A_CC_PRIO, 1}, {RUE_A_CC_RPG_AI_RATE, 4}}));
+}
+
 TEST(PutCcTest, NothingSetIsAnEmptyNest) {
   nl::MessageBuilder m(kFamily, 0);
   PutCc(m, CcConfig{});
@@ -294,6 +336,84 @@ TEST(CcSetRequestTest, NameAndNest) {
   using Seen = std::vector<std::pair<uint16_t, size_t>>;
   EXPECT_EQ(NestContents(genl->attrs),
             (Seen{{RUE_A_CC_ECN, 1}, {RUE_A_CC_DSCP_PRIO, 64}}));
+}
+
+// The top-level attributes of a request: their types, the name checked,
+// and the nest's payload (empty without one).
+struct RequestAttrs {
+  std::vector<uint16_t> types;
+  nl::Bytes nest;
+};
+
+RequestAttrs TopLevel(const nl::GenlMessage& genl, std::string_view name) {
+  RequestAttrs attrs;
+  nl::Status walked = nl::ForEachAttr(genl.attrs, [&](const nl::Attr& a) {
+    attrs.types.push_back(a.type());
+    if (a.type() == RUE_A_DEV_NAME) {
+      EXPECT_EQ(a.Str(), name);
+    }
+    if (a.type() == RUE_A_DEV_CC) {
+      nlattr header;
+      std::memcpy(&header, a.payload().data() - NLA_HDRLEN, sizeof(header));
+      EXPECT_TRUE(header.nla_type & NLA_F_NESTED);
+      attrs.nest = a.payload();
+    }
+    return nl::Ok();
+  });
+  EXPECT_TRUE(walked.ok());
+  return attrs;
+}
+
+TEST(CcSetRequestTest, PrioGoesInTheNest) {
+  CcConfig changes;
+  changes.prio = 3;
+  changes.rpg_ai_rate = 10;
+  changes.rpg_hai_rate = 100;
+  nl::MessageBuilder request = CcSetRequest(kFamily, "rue0", changes);
+  ASSERT_TRUE(request.ok());
+  nl::Result<nl::GenlMessage> genl = nl::ParseGenl(request.bytes());
+  ASSERT_TRUE(genl.ok());
+  EXPECT_EQ(genl->cmd, RUE_CMD_CC_SET);
+  RequestAttrs attrs = TopLevel(*genl, "rue0");
+  EXPECT_EQ(attrs.types, (std::vector<uint16_t>{RUE_A_DEV_NAME, RUE_A_DEV_CC}));
+  using Seen = std::vector<std::pair<uint16_t, size_t>>;
+  EXPECT_EQ(NestContents(genl->attrs), (Seen{{RUE_A_CC_PRIO, 1},
+                                             {RUE_A_CC_RPG_AI_RATE, 4},
+                                             {RUE_A_CC_RPG_HAI_RATE, 4}}));
+  nl::Result<CcConfig> back = ParseCc(attrs.nest);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, changes);
+}
+
+TEST(CcGetRequestTest, WithoutPrioNameOnly) {
+  nl::MessageBuilder request = CcGetRequest(kFamily, "rue0", std::nullopt);
+  ASSERT_TRUE(request.ok());
+  EXPECT_EQ(request.header()->nlmsg_type, kFamily);
+  EXPECT_TRUE(request.header()->nlmsg_flags & NLM_F_REQUEST);
+  nl::Result<nl::GenlMessage> genl = nl::ParseGenl(request.bytes());
+  ASSERT_TRUE(genl.ok());
+  EXPECT_EQ(genl->cmd, RUE_CMD_CC_GET);
+  EXPECT_EQ(genl->version, RUE_GENL_VERSION);
+  EXPECT_EQ(TopLevel(*genl, "rue0").types,
+            (std::vector<uint16_t>{RUE_A_DEV_NAME}));
+}
+
+TEST(CcGetRequestTest, PrioInANestOfItsOwn) {
+  for (uint32_t prio : {0u, 3u, 7u}) {
+    nl::MessageBuilder request = CcGetRequest(kFamily, "rue0", prio);
+    ASSERT_TRUE(request.ok());
+    nl::Result<nl::GenlMessage> genl = nl::ParseGenl(request.bytes());
+    ASSERT_TRUE(genl.ok());
+    EXPECT_EQ(genl->cmd, RUE_CMD_CC_GET);
+    RequestAttrs attrs = TopLevel(*genl, "rue0");
+    EXPECT_EQ(attrs.types,
+              (std::vector<uint16_t>{RUE_A_DEV_NAME, RUE_A_DEV_CC}));
+    using Seen = std::vector<std::pair<uint16_t, size_t>>;
+    EXPECT_EQ(NestContents(genl->attrs), (Seen{{RUE_A_CC_PRIO, 1}}));
+    nl::Result<CcConfig> asked = ParseCc(attrs.nest);
+    ASSERT_TRUE(asked.ok()) << asked.error().message;
+    EXPECT_EQ(asked->prio, prio);
+  }
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ruectl/cc_cmd.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,14 +17,17 @@ namespace rue::cli {
 namespace {
 
 constexpr std::string_view kCcHelp =
-    "Usage: ruectl cc [ show [ DEV ] ]\n"
-    "       ruectl cc set DEV KEY VALUE [ KEY VALUE ... ]\n"
+    "Usage: ruectl cc [ show [ DEV [ prio PRIO ] ] ]\n"
+    "       ruectl cc set DEV [ prio PRIO ] KEY VALUE [ KEY VALUE ... ]\n"
     "       ruectl cc help\n"
     "\n"
     "show  the congestion control of every rue device, or of DEV: ECN\n"
     "      marking, the CNP notification point (NP), the DCQCN reaction\n"
     "      point (RP), ETS and PFC; -d adds the DSCP to priority map\n"
     "set   change the parameters given, and only those (CAP_NET_ADMIN)\n"
+    "prio  the DCQCN parameters, dce-tcp-g to rpg-hai-rate but rpg-max-rate,\n"
+    "      are kept per priority: show gives PRIO's (else priority 0's), set\n"
+    "      changes PRIO's only (else every priority's) and takes no others\n"
     "\n"
     "KEY VALUE (times in us, rates in Mb/s; keys may be shortened):\n"
     "  ecn { off | ect0 | ect1 }      cnp-dscp 0-63      cnp-prio 0-7\n"
@@ -39,37 +44,75 @@ constexpr std::string_view kCcHelp =
     "  ets-weight { W0,...,W7 | PRIO:W[,...] }   W := 0-100 (%)\n"
     "  (in PRIO:TSA and PRIO:W, PRIO may be a range: 3-4:ets)\n"
     "  pfc-enable PRIOS   pfc-xoff BYTES   pfc-xon BYTES   pfc-quanta 1-65535\n"
-    "link-speed (the netdev's), pfc-paused and pfc-asserted (PFC state now)\n"
-    "are shown only.\n"
+    "link-speed (the netdev's), pfc-paused and pfc-asserted (PFC state now),\n"
+    "dcqcn-differ (priorities whose DCQCN parameters are not priority 0's)\n"
+    "and prio (the priority of the DCQCN parameters shown) are shown only.\n"
     "\n"
     "Examples:\n"
     "  ruectl cc\n"
     "  ruectl -d cc show rue0\n"
     "  ruectl -j -p cc show rue0\n"
+    "  ruectl cc show rue0 prio 3\n"
     "  ruectl cc set rue0 ecn ect0 np-enable 3 rp-enable 3\n"
     "  ruectl cc set rue0 dscp-prio 26:3,48:6\n"
     "  ruectl cc set rue0 rpg-ai-rate 10 rpg-hai-rate 100\n"
+    "  ruectl cc set rue0 prio 3 rpg-ai-rate 10 rpg-hai-rate 100\n"
     "  ruectl cc set rue0 ets-tsa 3-4:ets ets-weight 3:60,4:40 pfc-enable 3\n";
 
-// Every device's, or the one `name` gives.
+bool IsNumber(std::string_view word) {
+  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+}
+
+// DEV: "prio P" comes after it, so "prio" followed by a number is a DEV
+// left out ("cc show prio 3"), not a device named prio.
+nl::Result<std::string_view> TakeDev(Args& args) {
+  nl::Result<std::string_view> name = args.Require("DEV");
+  if (!name.ok()) return name.error();
+  if (*name == kPrioKeyword && IsNumber(args.Peek()))
+    return nl::Error{EINVAL, "missing DEV before \"" +
+                                 std::string(kPrioKeyword) + " " +
+                                 std::string(args.Peek()) + "\""};
+  return name;
+}
+
+// Every device's, or the one `name` gives, with the DCQCN parameters of
+// priority `prio` (which needs `name`).  A kernel that reports another
+// priority's, or does not say, would have them shown under the wrong one.
 nl::Result<std::vector<DeviceCc>> Select(Backend& backend,
-                                         std::optional<std::string_view> name) {
+                                         std::optional<std::string_view> name,
+                                         std::optional<uint32_t> prio) {
   if (!name) {
     nl::Result<std::vector<DeviceCc>> all = backend.ListCc();
     if (!all.ok()) return RequestError(all.error(), name);
     return all;
   }
-  nl::Result<DeviceCc> cc = backend.GetCc(*name);
+  nl::Result<DeviceCc> cc = backend.GetCc(*name, prio);
   if (!cc.ok()) return RequestError(cc.error(), name);
+  if (prio && cc->cc.prio != prio)
+    return nl::Error{EPROTO,
+                     "the kernel did not report the DCQCN parameters of "
+                     "priority " +
+                         std::to_string(*prio) +
+                         " (rue kernel module too old?)"};
   return std::vector<DeviceCc>{std::move(cc).value()};
 }
 
 nl::Status CcShow(Context& context, Args& args) {
   std::optional<std::string_view> name;
-  if (!args.empty()) name = args.Next();
+  std::optional<uint32_t> prio;
+  if (!args.empty()) {
+    nl::Result<std::string_view> dev = TakeDev(args);
+    if (!dev.ok()) return dev.error();
+    name = *dev;
+    nl::Result<std::optional<uint32_t>> taken = TakePrio(args);
+    if (!taken.ok()) return taken.error();
+    prio = *taken;
+  }
   nl::Status end = args.ExpectEnd();
   if (!end.ok()) return end;
-  nl::Result<std::vector<DeviceCc>> ccs = Select(context.backend, name);
+  nl::Result<std::vector<DeviceCc>> ccs = Select(context.backend, name, prio);
   if (!ccs.ok()) return ccs.error();
   std::vector<Record> records;
   for (const DeviceCc& cc : *ccs) records.push_back(CcRecord(cc));
@@ -88,7 +131,7 @@ nl::Error Unreported(std::string_view key) {
 nl::Status CompleteEntries(Backend& backend, std::string_view name,
                            CcChanges& changes) {
   if (changes.dscp_prio.empty() && changes.tables.empty()) return nl::Ok();
-  nl::Result<DeviceCc> current = backend.GetCc(name);
+  nl::Result<DeviceCc> current = backend.GetCc(name, std::nullopt);
   if (!current.ok()) return RequestError(current.error(), name);
   if (!changes.dscp_prio.empty()) {
     if (!current->cc.dscp_prio) return Unreported("dscp-prio");
@@ -121,7 +164,7 @@ nl::Error SetError(const nl::Error& error, std::string_view name,
 }
 
 nl::Status CcSet(Context& context, Args& args) {
-  nl::Result<std::string_view> name = args.Require("DEV");
+  nl::Result<std::string_view> name = TakeDev(args);
   if (!name.ok()) return name.error();
   nl::Result<CcChanges> changes = ParseCcChanges(args);
   if (!changes.ok()) return changes.error();

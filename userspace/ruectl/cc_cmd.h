@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The "cc" object: ruectl cc { show [DEV] | set DEV KEY VALUE... | help }.
+// The "cc" object:
+// ruectl cc { show [DEV [prio P]] | set DEV [prio P] KEY VALUE... | help }.
 #ifndef RUE_RUECTL_CC_CMD_H_
 #define RUE_RUECTL_CC_CMD_H_
 

@@ -5,7 +5,11 @@
 #include <linux/rue_netlink.h>
 
 #include <cerrno>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ruectl/test_devices.h"
 
@@ -66,6 +70,113 @@ TEST_F(CcTest, ShowExtraArgument) {
   EXPECT_EQ(backend_.requests(), 0);
 }
 
+TEST_F(CcTest, ShowAsksForNoPriority) {
+  ASSERT_TRUE(Run({"show", "rue0"}).ok());
+  using Gets = std::vector<std::pair<std::string, std::optional<uint32_t>>>;
+  EXPECT_EQ(backend_.gets(), (Gets{{"rue0", std::nullopt}}));
+  EXPECT_NE(out_.str().find("\n    prio 0 dce-tcp-g 1019 "), std::string::npos)
+      << out_.str();
+}
+
+TEST_F(CcTest, ShowPrio) {
+  ASSERT_TRUE(Run({"show", "rue0", "prio", "3"}).ok());
+  using Gets = std::vector<std::pair<std::string, std::optional<uint32_t>>>;
+  EXPECT_EQ(backend_.gets(), (Gets{{"rue0", 3}}));
+  EXPECT_EQ(out_.str(),
+            "0: rue0:\n"
+            "    ecn ect0 cnp-dscp 48 cnp-prio 6 np-enable 3,5-7 "
+            "rp-enable 3,5-7\n"
+            "    min-time-between-cnps 4 dcqcn-differ 3\n"
+            "    prio 3 dce-tcp-g 1019 dce-tcp-rtt 1 initial-alpha 1023\n"
+            "    rate-reduce-monitor-period 4 rpg-gd 11 rpg-min-dec-fac 50\n"
+            "    rpg-min-rate 1 rpg-max-rate 0 rate-to-set-on-first-cnp 0\n"
+            "    clamp-tgt-rate off clamp-tgt-rate-after-time-inc on\n"
+            "    rpg-time-reset 300 rpg-byte-reset 32767 rpg-threshold 1\n"
+            "    rpg-ai-rate 10 rpg-hai-rate 100 link-speed 25000\n"
+            "    ets-tsa strict,strict,strict,ets,ets,strict,strict,strict\n"
+            "    ets-weight 0,0,0,60,40,0,0,0\n"
+            "    pfc-enable 3-4 pfc-xoff 65536 pfc-xon 32768 pfc-quanta 65535\n"
+            "    pfc-paused none pfc-asserted 3\n");
+}
+
+// A priority whose DCQCN parameters are priority 0's.
+TEST_F(CcTest, ShowPrioLikePriorityZero) {
+  ASSERT_TRUE(Run({"show", "rue0", "prio", "5"}).ok());
+  EXPECT_NE(out_.str().find("\n    prio 5 dce-tcp-g 1019 "), std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("\n    rpg-ai-rate 5 rpg-hai-rate 50 "),
+            std::string::npos)
+      << out_.str();
+}
+
+TEST_F(CcTest, ShowPrioJson) {
+  options_.json = true;
+  ASSERT_TRUE(Run({"show", "rue0", "prio", "3"}).ok());
+  EXPECT_NE(out_.str().find("\"min-time-between-cnps\":4,"
+                            "\"dcqcn-differ\":[3],\"prio\":3,"
+                            "\"dce-tcp-g\":1019,"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("\"rpg-ai-rate\":10,\"rpg-hai-rate\":100,"),
+            std::string::npos)
+      << out_.str();
+}
+
+// prio follows DEV: without one, "prio 3" is not a device and a number.
+TEST_F(CcTest, ShowPrioWithoutDev) {
+  for (std::vector<std::string_view> words :
+       {std::vector<std::string_view>{"show", "prio", "3"},
+        {"show", "prio", "8"}}) {
+    nl::Status s = Run(words);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, EINVAL);
+    EXPECT_EQ(s.error().message,
+              "missing DEV before \"prio " + std::string(words[2]) + "\"");
+  }
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+// A device may still be named prio.
+TEST_F(CcTest, ShowDeviceNamedPrio) {
+  nl::Status s = Run({"show", "prio"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "device \"prio\" not found");
+}
+
+TEST_F(CcTest, ShowBadPrio) {
+  for (auto [words, message] : {
+           std::pair{std::vector<std::string_view>{"show", "rue0", "prio", "8"},
+                     "invalid prio \"8\": out of range 0-7"},
+           std::pair{std::vector<std::string_view>{"show", "rue0", "prio"},
+                     "missing PRIO after prio"},
+           std::pair{std::vector<std::string_view>{"show", "rue0", "prio", "x"},
+                     "invalid prio \"x\": not a decimal number"},
+           std::pair{std::vector<std::string_view>{"show", "rue0", "prio", "3",
+                                                   "prio", "4"},
+                     "unexpected argument \"prio\""},
+           std::pair{std::vector<std::string_view>{"show", "rue0", "3"},
+                     "unexpected argument \"3\""},
+       }) {
+    nl::Status s = Run(words);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, EINVAL);
+    EXPECT_EQ(s.error().message, message);
+  }
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+// An older kernel ignores the priority asked for: its values are not
+// shown as that priority's.
+TEST_F(CcTest, ShowPrioNotReported) {
+  nl::Status s = Run({"show", "rue1", "prio", "3"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, EPROTO);
+  EXPECT_EQ(s.error().message,
+            "the kernel did not report the DCQCN parameters of priority 3 "
+            "(rue kernel module too old?)");
+  EXPECT_EQ(out_.str(), "");
+}
+
 TEST_F(CcTest, ShortCommandIsAmbiguous) {
   nl::Status s = Run({"s"});
   ASSERT_FALSE(s.ok());
@@ -83,6 +194,54 @@ TEST_F(CcTest, SetSendsOnlyTheChanges) {
   want.rp_enable = 0x0f;
   EXPECT_EQ(backend_.sets()[0].second, want);
   EXPECT_EQ(backend_.requests(), 1);  // no read first
+}
+
+TEST_F(CcTest, SetPrio) {
+  ASSERT_TRUE(Run({"set", "rue0", "prio", "3", "rpg-ai-rate", "10",
+                   "rpg-hai-rate", "100"})
+                  .ok());
+  EXPECT_EQ(out_.str(), "");
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  EXPECT_EQ(backend_.sets()[0].first, "rue0");
+  CcConfig want;
+  want.prio = 3;
+  want.rpg_ai_rate = 10;
+  want.rpg_hai_rate = 100;
+  EXPECT_EQ(backend_.sets()[0].second, want);
+  EXPECT_EQ(backend_.requests(), 1);
+}
+
+TEST_F(CcTest, SetPrioRefusesPerDeviceKeys) {
+  for (auto [key, value] : {std::pair{"ecn", "off"},
+                            {"rpg-max-rate", "0"},
+                            {"dscp-prio", "26:3"},
+                            {"ets-tsa", "3:ets"},
+                            {"pfc-enable", "3"},
+                            {"min-time", "4"}}) {
+    nl::Status s =
+        Run({"set", "rue0", "prio", "3", "rpg-ai-rate", "10", key, value});
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, EINVAL);
+    EXPECT_EQ(s.error().message.substr(s.error().message.find(' ')),
+              " is per device; prio applies to DCQCN parameters only");
+  }
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+TEST_F(CcTest, SetPrioWithoutDev) {
+  nl::Status s = Run({"set", "prio", "3", "rpg-ai-rate", "10"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, EINVAL);
+  EXPECT_EQ(s.error().message, "missing DEV before \"prio 3\"");
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+// The kernel's reason for a refused per-priority set names the key.
+TEST_F(CcTest, SetPrioNamesTheOnlyKeyTheKernelRefused) {
+  backend_.FailSetWith({ERANGE, "integer out of range"});
+  nl::Status s = Run({"set", "rue0", "prio", "3", "rpg-gd", "0"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "rpg-gd: integer out of range");
 }
 
 TEST_F(CcTest, SetDscpPrioSendsTheWholeMapChanged) {
@@ -188,7 +347,13 @@ TEST_F(CcTest, BadArgumentsAskNothing) {
         {"set", "rue0", "ets-tsa", "3:wrr"},
         {"set", "rue0", "dscp-prio", "64:0"},
         {"set", "rue0", "cnp-prio", "8"},
-        {"set", "rue0", "frob", "1"}}) {
+        {"set", "rue0", "frob", "1"},
+        {"set", "rue0", "prio", "8", "rpg-ai-rate", "1"},
+        {"set", "rue0", "prio", "3"},
+        {"set", "rue0", "prio", "3", "ecn", "off"},
+        {"set", "rue0", "prio", "3", "dcqcn-differ", "3"},
+        {"set", "rue0", "rpg-ai-rate", "1", "prio", "3"},
+        {"set", "prio", "3", "rpg-ai-rate", "1"}}) {
     EXPECT_FALSE(Run(words).ok()) << words.size();
   }
   EXPECT_EQ(backend_.requests(), 0);
@@ -263,6 +428,10 @@ TEST_F(CcTest, HelpEndsWithExamples) {
   EXPECT_NE(out_.str().find("\nExamples:\n"), std::string::npos);
   EXPECT_NE(out_.str().find("ruectl cc set rue0 dscp-prio 26:3,48:6\n"),
             std::string::npos);
+  EXPECT_NE(out_.str().find("ruectl cc show rue0 prio 3\n"), std::string::npos);
+  EXPECT_NE(out_.str().find(
+                "ruectl cc set rue0 prio 3 rpg-ai-rate 10 rpg-hai-rate 100\n"),
+            std::string::npos);
   EXPECT_EQ(backend_.requests(), 0);
 }
 
@@ -299,7 +468,9 @@ TEST_F(CcTest, HelpNamesEveryParameter) {
                           "pfc-xon",
                           "pfc-quanta",
                           "pfc-paused",
-                          "pfc-asserted"})
+                          "pfc-asserted",
+                          "dcqcn-differ",
+                          "prio"})
     EXPECT_TRUE(
         out_.str().find(std::string(" ") + key + " ") != std::string::npos ||
         out_.str().find(std::string("\n") + key + " ") != std::string::npos)

@@ -57,11 +57,12 @@ Value TsaTable(const DeviceCc& d) {
   return Words{TsaNames(*d.cc.ets_tsa), FormatTsaTable(*d.cc.ets_tsa)};
 }
 
-// In text, below the "index: name:" line, eleven lines by theme (ECN and
-// the NP; then the RP's alpha, cuts, rate bounds, target clamping, timer
-// and byte counter, increase steps and the link speed; the TSAs, the ETS
-// weights, PFC's settings and its state now), and with -d a twelfth for
-// the DSCP map.
+// In text, below the "index: name:" line, twelve lines by theme (ECN and
+// the NP; the CNP spacing and the priorities whose DCQCN parameters differ
+// from priority 0's; the RP, from the priority its parameters are of: its
+// alpha, cuts, rate bounds, target clamping, timer and byte counter,
+// increase steps, and the link speed; the TSAs, the ETS weights, PFC's
+// settings and its state now), and with -d a thirteenth for the DSCP map.
 constexpr Field<DeviceCc> kCcFields[] = {
     {"index", Text::kName, Level::kBrief,
      [](const DeviceCc& d) { return Value(uint64_t{d.index}); }},
@@ -74,6 +75,9 @@ constexpr Field<DeviceCc> kCcFields[] = {
     {"rp-enable", Text::kKeyValue, Level::kBrief, Prios<&CcConfig::rp_enable>},
     {"min-time-between-cnps", Text::kLine, Level::kBrief,
      Number<&CcConfig::min_time_between_cnps>},
+    {"dcqcn-differ", Text::kKeyValue, Level::kBrief,
+     Prios<&CcConfig::dcqcn_differ>},
+    {"prio", Text::kLine, Level::kBrief, Number<&CcConfig::prio>},
     {"dce-tcp-g", Text::kKeyValue, Level::kBrief, Number<&CcConfig::dce_tcp_g>},
     {"dce-tcp-rtt", Text::kKeyValue, Level::kBrief,
      Number<&CcConfig::dce_tcp_rtt>},

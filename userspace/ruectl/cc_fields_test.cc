@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "ruectl/cc_params.h"
@@ -24,8 +26,8 @@ std::vector<Record> Records() {
 constexpr char kRue0Text[] =
     "0: rue0:\n"
     "    ecn ect0 cnp-dscp 48 cnp-prio 6 np-enable 3,5-7 rp-enable 3,5-7\n"
-    "    min-time-between-cnps 4 dce-tcp-g 1019 dce-tcp-rtt 1 "
-    "initial-alpha 1023\n"
+    "    min-time-between-cnps 4 dcqcn-differ 3\n"
+    "    prio 0 dce-tcp-g 1019 dce-tcp-rtt 1 initial-alpha 1023\n"
     "    rate-reduce-monitor-period 4 rpg-gd 11 rpg-min-dec-fac 50\n"
     "    rpg-min-rate 1 rpg-max-rate 0 rate-to-set-on-first-cnp 0\n"
     "    clamp-tgt-rate off clamp-tgt-rate-after-time-inc on\n"
@@ -65,7 +67,8 @@ TEST(CcFieldsTest, Json) {
             "[{\"index\":0,\"name\":\"rue0\",\"ecn\":\"ect0\","
             "\"cnp-dscp\":48,\"cnp-prio\":6,\"np-enable\":[3,5,6,7],"
             "\"rp-enable\":[3,5,6,7],\"min-time-between-cnps\":4,"
-            "\"dce-tcp-g\":1019,\"dce-tcp-rtt\":1,\"initial-alpha\":1023,"
+            "\"dcqcn-differ\":[3],\"prio\":0,\"dce-tcp-g\":1019,\"dce-tcp-"
+            "rtt\":1,\"initial-alpha\":1023,"
             "\"rate-reduce-monitor-period\":4,\"rpg-gd\":11,"
             "\"rpg-min-dec-fac\":50,\"rpg-min-rate\":1,\"rpg-max-rate\":0,"
             "\"rate-to-set-on-first-cnp\":0,\"clamp-tgt-rate\":false,"
@@ -103,6 +106,62 @@ TEST(CcFieldsTest, JsonPretty) {
             "        \"link-speed\": 10000\n"
             "    }\n"
             "]\n");
+}
+
+// Priority 3's DCQCN parameters, as "cc show rue0 prio 3" gets them: the
+// prio line heads them.
+TEST(CcFieldsTest, TextOfAPriority) {
+  Record record = CcRecord(testing::SampleCcPrio3());
+  std::string text = RenderText(std::span(&record, 1), false);
+  EXPECT_NE(text.find("    min-time-between-cnps 4 dcqcn-differ 3\n"
+                      "    prio 3 dce-tcp-g 1019 dce-tcp-rtt 1 "
+                      "initial-alpha 1023\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    rpg-ai-rate 10 rpg-hai-rate 100 link-speed 25000\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(CcFieldsTest, JsonOfAPriority) {
+  Record record = CcRecord(testing::SampleCcPrio3());
+  std::string json = RenderJson(std::span(&record, 1), false, false);
+  EXPECT_NE(json.find("\"min-time-between-cnps\":4,\"dcqcn-differ\":[3],"
+                      "\"prio\":3,\"dce-tcp-g\":1019,"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"rpg-ai-rate\":10,\"rpg-hai-rate\":100,"),
+            std::string::npos)
+      << json;
+}
+
+// dcqcn-differ prints as np-enable does: none, or runs of priorities.
+TEST(CcFieldsTest, DcqcnDifferAndPrioAlone) {
+  for (auto [mask, text, json] :
+       {std::tuple{0x00u, "none", "[]"}, std::tuple{0x08u, "3", "[3]"},
+        std::tuple{0xe8u, "3,5-7", "[3,5,6,7]"},
+        std::tuple{0xfeu, "1-7", "[1,2,3,4,5,6,7]"}}) {
+    DeviceCc d{2, "rue2", {}};
+    d.cc.dcqcn_differ = mask;
+    d.cc.prio = 7;
+    Record record = CcRecord(d);
+    EXPECT_EQ(
+        RenderText(std::span(&record, 1), false),
+        std::string("2: rue2:\n    dcqcn-differ ") + text + "\n    prio 7\n");
+    EXPECT_EQ(RenderJson(std::span(&record, 1), false, false),
+              std::string("[{\"index\":2,\"name\":\"rue2\",\"dcqcn-differ\":") +
+                  json + ",\"prio\":7}]\n");
+  }
+}
+
+// Without prio (an older kernel) the DCQCN parameters still start a line.
+TEST(CcFieldsTest, NoPrioReported) {
+  DeviceCc d{2, "rue2", {}};
+  d.cc.min_time_between_cnps = 4;
+  d.cc.dce_tcp_g = 1019;
+  Record record = CcRecord(d);
+  EXPECT_EQ(RenderText(std::span(&record, 1), false),
+            "2: rue2:\n    min-time-between-cnps 4\n    dce-tcp-g 1019\n");
 }
 
 TEST(CcFieldsTest, ZeroIsNotAbsent) {

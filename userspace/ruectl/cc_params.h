@@ -45,7 +45,15 @@ struct CcParam {
   std::optional<uint32_t> CcConfig::*member;            // null for kBinary
   std::optional<PrioTable> CcConfig::*table = nullptr;  // the tables'
   uint32_t min = 0;  // kNumber: the smallest value ruectl sends
+  // A DCQCN parameter, kept per priority: "cc show DEV prio P" shows
+  // priority P's, "cc set DEV prio P" changes priority P's (cc.h).
+  bool per_prio = false;
 };
+
+// The key of the RUE_A_CC_PRIO row: the priority whose DCQCN parameters
+// the kernel reports.  It is read only as a KEY; "cc show" and "cc set"
+// take it as a keyword, "prio P" right after DEV.
+inline constexpr std::string_view kPrioKeyword = "prio";
 
 // The length on the wire of a kBinary parameter.
 uint16_t BinaryLength(const CcParam& param);

@@ -42,7 +42,9 @@ TEST(CcParamsTest, WireWidths) {
                                  RUE_A_CC_CLAMP_TGT_RATE_AFTER_TIME_INC,
                                  RUE_A_CC_PFC_ENABLE,
                                  RUE_A_CC_PFC_PAUSED,
-                                 RUE_A_CC_PFC_ASSERTED};
+                                 RUE_A_CC_PFC_ASSERTED,
+                                 RUE_A_CC_PRIO,
+                                 RUE_A_CC_DCQCN_DIFFER};
   const std::set<uint16_t> tables = {RUE_A_CC_ETS_TSA, RUE_A_CC_ETS_WEIGHT};
   for (const CcParam& p : CcParams()) {
     if (p.attr == RUE_A_CC_DSCP_PRIO) {
@@ -70,11 +72,44 @@ TEST(CcParamsTest, WireWidths) {
   }
 }
 
-TEST(CcParamsTest, OnlyLinkSpeedAndPfcStateAreReadOnly) {
+// prio is read only as a key: "prio P" is a keyword after DEV.
+TEST(CcParamsTest, OnlyLinkSpeedPfcStatePrioAndDcqcnDifferAreReadOnly) {
   const std::set<uint16_t> read_only = {
-      RUE_A_CC_LINK_SPEED, RUE_A_CC_PFC_PAUSED, RUE_A_CC_PFC_ASSERTED};
+      RUE_A_CC_LINK_SPEED, RUE_A_CC_PFC_PAUSED, RUE_A_CC_PFC_ASSERTED,
+      RUE_A_CC_PRIO, RUE_A_CC_DCQCN_DIFFER};
   for (const CcParam& p : CcParams())
     EXPECT_EQ(p.read_only, read_only.count(p.attr) == 1) << p.key;
+}
+
+// The DCQCN parameters, kept per priority by the kernel; rpg-max-rate,
+// though among them in rue_cc_attr, is per device.
+TEST(CcParamsTest, PerPriorityAreExactlyTheDcqcnParameters) {
+  const std::set<std::string_view> dcqcn = {
+      "dce-tcp-g",      "dce-tcp-rtt",
+      "initial-alpha",  "rate-reduce-monitor-period",
+      "rpg-gd",         "rpg-min-dec-fac",
+      "rpg-min-rate",   "rate-to-set-on-first-cnp",
+      "clamp-tgt-rate", "clamp-tgt-rate-after-time-inc",
+      "rpg-time-reset", "rpg-byte-reset",
+      "rpg-threshold",  "rpg-ai-rate",
+      "rpg-hai-rate"};
+  size_t per_prio = 0;
+  for (const CcParam& p : CcParams()) {
+    EXPECT_EQ(p.per_prio, dcqcn.count(p.key) == 1) << p.key;
+    per_prio += p.per_prio;
+  }
+  EXPECT_EQ(per_prio, dcqcn.size());
+}
+
+TEST(CcParamsTest, PrioRow) {
+  const CcParam* prio = *FindCcParam(kPrioKeyword);
+  EXPECT_EQ(prio->attr, RUE_A_CC_PRIO);
+  EXPECT_EQ(prio->key, "prio");
+  EXPECT_EQ(prio->max, 7u);
+  EXPECT_EQ(prio->member, &CcConfig::prio);
+  const CcParam* differ = *FindCcParam("dcqcn-differ");
+  EXPECT_EQ(differ->syntax, CcSyntax::kPrios);
+  EXPECT_EQ(differ->member, &CcConfig::dcqcn_differ);
 }
 
 // What ruectl checks itself; the kernel checks again.
@@ -98,6 +133,8 @@ TEST(CcParamsTest, FindByKeyOrPrefix) {
   EXPECT_EQ((*FindCcParam("ets-t"))->attr, RUE_A_CC_ETS_TSA);
   EXPECT_EQ((*FindCcParam("pfc-q"))->attr, RUE_A_CC_PFC_QUANTA);
   EXPECT_EQ((*FindCcParam("pfc-p"))->attr, RUE_A_CC_PFC_PAUSED);
+  EXPECT_EQ((*FindCcParam("pr"))->attr, RUE_A_CC_PRIO);
+  EXPECT_EQ((*FindCcParam("dcq"))->attr, RUE_A_CC_DCQCN_DIFFER);
   // A key that is a prefix of another still names itself.
   EXPECT_EQ((*FindCcParam("clamp-tgt-rate"))->attr, RUE_A_CC_CLAMP_TGT_RATE);
   EXPECT_EQ((*FindCcParam("clamp-tgt-rate-"))->attr,
@@ -118,6 +155,12 @@ TEST(CcParamsTest, UnknownAndAmbiguousKeys) {
             "ambiguous cc parameter \"cnp\": cnp-dscp, cnp-prio");
   EXPECT_EQ(FindCcParam("e").error().message,
             "ambiguous cc parameter \"e\": ecn, ets-tsa, ets-weight");
+  EXPECT_EQ(FindCcParam("dc").error().message,
+            "ambiguous cc parameter \"dc\": dcqcn-differ, dce-tcp-g, "
+            "dce-tcp-rtt");
+  EXPECT_EQ(FindCcParam("p").error().message,
+            "ambiguous cc parameter \"p\": prio, pfc-enable, pfc-xoff, "
+            "pfc-xon, pfc-quanta, pfc-paused, pfc-asserted");
   EXPECT_EQ(FindCcParam("pfc-x").error().message,
             "ambiguous cc parameter \"pfc-x\": pfc-xoff, pfc-xon");
   EXPECT_FALSE(FindCcParam("").ok());

@@ -61,7 +61,14 @@ nl::Status TakePair(Args& args, CcChanges& changes) {
     return nl::Error{EINVAL,
                      param.error().message + "; try \"ruectl cc help\""};
   std::string key((*param)->key);
+  if ((*param)->key == kPrioKeyword)
+    return nl::Error{EINVAL, key + " is read only as a key; give \"" + key +
+                                 " PRIO\" right after DEV"};
   if ((*param)->read_only) return nl::Error{EINVAL, key + " is read only"};
+  if (changes.config.prio && !(*param)->per_prio)
+    return nl::Error{EINVAL, key + " is per device; " +
+                                 std::string(kPrioKeyword) +
+                                 " applies to DCQCN parameters only"};
   if (std::find(changes.keys.begin(), changes.keys.end(), (*param)->key) !=
       changes.keys.end())
     return nl::Error{EINVAL, key + " given twice"};
@@ -78,13 +85,28 @@ nl::Status TakePair(Args& args, CcChanges& changes) {
 }  // namespace
 
 nl::Result<CcChanges> ParseCcChanges(Args& args) {
-  if (args.empty()) return nl::Error{EINVAL, "missing KEY VALUE"};
   CcChanges changes;
+  nl::Result<std::optional<uint32_t>> prio = TakePrio(args);
+  if (!prio.ok()) return prio.error();
+  changes.config.prio = *prio;
+  if (args.empty()) return nl::Error{EINVAL, "missing KEY VALUE"};
   while (!args.empty()) {
     nl::Status taken = TakePair(args, changes);
     if (!taken.ok()) return taken.error();
   }
   return changes;
+}
+
+nl::Result<std::optional<uint32_t>> TakePrio(Args& args) {
+  if (args.Peek() != kPrioKeyword) return std::optional<uint32_t>();
+  std::string keyword(args.Next());
+  nl::Result<std::string_view> text = args.Require("PRIO after " + keyword);
+  if (!text.ok()) return text.error();
+  nl::Result<uint32_t> prio = ParseNumber(*text, kPrioCount - 1);
+  if (!prio.ok())
+    return nl::Error{EINVAL, "invalid " + keyword + " \"" + std::string(*text) +
+                                 "\": " + prio.error().message};
+  return std::optional<uint32_t>(*prio);
 }
 
 DscpMap ApplyDscpPrio(DscpMap map, std::span<const DscpPrio> changes) {

@@ -257,6 +257,134 @@ TEST(CcSetTest, FirstErrorWins) {
             "invalid cnp-dscp \"99\": out of range 0-63");
 }
 
+// "prio P" first: the DCQCN parameters given change for priority P only.
+TEST(CcSetTest, Prio) {
+  nl::Result<CcChanges> changes =
+      Parse({"prio", "3", "rpg-ai-rate", "10", "rpg-hai", "100"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  CcConfig want;
+  want.prio = 3;
+  want.rpg_ai_rate = 10;
+  want.rpg_hai_rate = 100;
+  EXPECT_EQ(changes->config, want);
+  EXPECT_EQ(changes->keys,
+            (std::vector<std::string_view>{"rpg-ai-rate", "rpg-hai-rate"}));
+}
+
+TEST(CcSetTest, WithoutPrioEveryPriority) {
+  nl::Result<CcChanges> changes = Parse({"rpg-ai-rate", "10"});
+  ASSERT_TRUE(changes.ok()) << changes.error().message;
+  EXPECT_FALSE(changes->config.prio);
+}
+
+TEST(CcSetTest, PrioTakesEveryDcqcnKey) {
+  for (uint32_t prio = 0; prio < kPrioCount; ++prio) {
+    std::string p = std::to_string(prio);
+    nl::Result<CcChanges> changes = Parse({"prio",
+                                           p,
+                                           "dce-tcp-g",
+                                           "2",
+                                           "dce-tcp-rtt",
+                                           "3",
+                                           "initial-alpha",
+                                           "1023",
+                                           "rate-reduce-monitor-period",
+                                           "5",
+                                           "rpg-gd",
+                                           "6",
+                                           "rpg-min-dec-fac",
+                                           "100",
+                                           "rpg-min-rate",
+                                           "8",
+                                           "rate-to-set-on-first-cnp",
+                                           "10",
+                                           "clamp-tgt-rate",
+                                           "off",
+                                           "clamp-tgt-rate-after-time-inc",
+                                           "1",
+                                           "rpg-time-reset",
+                                           "11",
+                                           "rpg-byte-reset",
+                                           "12",
+                                           "rpg-threshold",
+                                           "13",
+                                           "rpg-ai-rate",
+                                           "14",
+                                           "rpg-hai-rate",
+                                           "15"});
+    ASSERT_TRUE(changes.ok()) << changes.error().message;
+    EXPECT_EQ(changes->config.prio, prio);
+    EXPECT_EQ(changes->keys.size(), 15u);
+  }
+}
+
+TEST(CcSetTest, PrioRange) {
+  EXPECT_EQ(Refusal({"prio", "8", "rpg-ai-rate", "10"}),
+            "invalid prio \"8\": out of range 0-7");
+  EXPECT_EQ(Refusal({"prio", "-1", "rpg-ai-rate", "10"}),
+            "invalid prio \"-1\": not a decimal number");
+  EXPECT_EQ(Refusal({"prio", "all", "rpg-ai-rate", "10"}),
+            "invalid prio \"all\": not a decimal number");
+  EXPECT_EQ(Refusal({"prio"}), "missing PRIO after prio");
+  EXPECT_EQ(Refusal({"prio", "3"}), "missing KEY VALUE");
+}
+
+// With prio, a per-device key is refused, whatever its place.
+TEST(CcSetTest, PrioRefusesPerDeviceKeys) {
+  for (std::string_view key :
+       {"ecn", "cnp-dscp", "cnp-prio", "np-enable", "rp-enable",
+        "min-time-between-cnps", "rpg-max-rate", "dscp-prio", "ets-tsa",
+        "ets-weight", "pfc-enable", "pfc-xoff", "pfc-xon", "pfc-quanta"}) {
+    EXPECT_EQ(Refusal({"prio", "3", key, "1"}),
+              std::string(key) +
+                  " is per device; prio applies to DCQCN parameters only");
+    EXPECT_EQ(Refusal({"prio", "3", "rpg-ai-rate", "10", key, "1"}),
+              std::string(key) +
+                  " is per device; prio applies to DCQCN parameters only");
+  }
+  // A prefix is named in full.
+  EXPECT_EQ(Refusal({"prio", "3", "ec", "off"}),
+            "ecn is per device; prio applies to DCQCN parameters only");
+  // Read only comes first.
+  EXPECT_EQ(Refusal({"prio", "3", "link-speed", "1"}),
+            "link-speed is read only");
+}
+
+TEST(CcSetTest, PrioAndDcqcnDifferAreNotKeys) {
+  EXPECT_EQ(Refusal({"dcqcn-differ", "3"}), "dcqcn-differ is read only");
+  EXPECT_EQ(Refusal({"dcq", "3"}), "dcqcn-differ is read only");
+  EXPECT_EQ(Refusal({"prio", "3", "dcqcn-differ", "3"}),
+            "dcqcn-differ is read only");
+  const char kPrioNotAKey[] =
+      "prio is read only as a key; give \"prio PRIO\" right after DEV";
+  EXPECT_EQ(Refusal({"rpg-ai-rate", "10", "prio", "3"}), kPrioNotAKey);
+  EXPECT_EQ(Refusal({"rpg-ai-rate", "10", "pr", "3"}), kPrioNotAKey);
+  EXPECT_EQ(Refusal({"prio", "3", "prio", "4"}), kPrioNotAKey);
+}
+
+TEST(CcSetTest, TakePrio) {
+  Args none({"rpg-ai-rate", "10"});
+  nl::Result<std::optional<uint32_t>> absent = TakePrio(none);
+  ASSERT_TRUE(absent.ok());
+  EXPECT_FALSE(*absent);
+  EXPECT_EQ(none.Peek(), "rpg-ai-rate");  // nothing taken
+
+  Args empty({});
+  ASSERT_TRUE(TakePrio(empty).ok());
+
+  Args given({"prio", "7", "x"});
+  nl::Result<std::optional<uint32_t>> seven = TakePrio(given);
+  ASSERT_TRUE(seven.ok());
+  EXPECT_EQ(*seven, 7u);
+  EXPECT_EQ(given.Peek(), "x");
+
+  // The keyword in full only: "pr" is no keyword.
+  Args prefix({"pr", "3"});
+  nl::Result<std::optional<uint32_t>> short_word = TakePrio(prefix);
+  ASSERT_TRUE(short_word.ok());
+  EXPECT_FALSE(*short_word);
+}
+
 TEST(CcSetTest, ApplyPrioValues) {
   PrioTable table = {0, 0, 0, 60, 40, 0, 0, 0};
   std::vector<PrioValue> changes = {{3, 50}, {4, 50}, {7, 0}};

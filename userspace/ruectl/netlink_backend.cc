@@ -104,13 +104,13 @@ nl::Result<std::vector<DeviceCc>> NetlinkBackend::ListCc() {
   return ccs;
 }
 
-nl::Result<DeviceCc> NetlinkBackend::GetCc(std::string_view name) {
+nl::Result<DeviceCc> NetlinkBackend::GetCc(std::string_view name,
+                                           std::optional<uint32_t> prio) {
   if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
   nl::Status connected = Connect();
   if (!connected.ok()) return connected.error();
   std::vector<DeviceCc> ccs;
-  nl::MessageBuilder request = Request(RUE_CMD_CC_GET);
-  request.PutString(RUE_A_DEV_NAME, name);
+  nl::MessageBuilder request = CcGetRequest(family_.id, name, prio);
   nl::Status done =
       socket_->Do(request, Collect(ParseDeviceCc, "congestion control", ccs));
   return OnlyReply(std::move(done), ccs, "device");

@@ -19,7 +19,8 @@ class NetlinkBackend : public Backend {
   nl::Result<std::vector<Device>> ListDevices() override;
   nl::Result<Device> GetDevice(std::string_view name) override;
   nl::Result<std::vector<DeviceCc>> ListCc() override;
-  nl::Result<DeviceCc> GetCc(std::string_view name) override;
+  nl::Result<DeviceCc> GetCc(std::string_view name,
+                             std::optional<uint32_t> prio) override;
   nl::Status SetCc(std::string_view name, const CcConfig& changes) override;
   nl::Result<std::vector<Qp>> ListQps(std::string_view name) override;
 

@@ -52,7 +52,7 @@ TEST_F(NetlinkBackendTest, OverlongNameIsENODEVWithoutAsking) {
   nl::Result<Device> device = backend_.GetDevice(overlong);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.error().code, ENODEV);
-  EXPECT_EQ(backend_.GetCc(overlong).error().code, ENODEV);
+  EXPECT_EQ(backend_.GetCc(overlong, std::nullopt).error().code, ENODEV);
   EXPECT_EQ(backend_.SetCc(overlong, CcConfig{}).error().code, ENODEV);
   EXPECT_EQ(backend_.ListQps(overlong).error().code, ENODEV);
 }
@@ -75,7 +75,7 @@ TEST_F(NetlinkBackendTest, CcAndQpsOrModuleNotLoaded) {
 
 TEST_F(NetlinkBackendTest, UnknownDeviceHasNoCcOrQps) {
   if (!RueLoaded()) GTEST_SKIP() << "rue module not loaded";
-  nl::Result<DeviceCc> cc = backend_.GetCc("no-such-rue-device");
+  nl::Result<DeviceCc> cc = backend_.GetCc("no-such-rue-device", std::nullopt);
   ASSERT_FALSE(cc.ok());
   if (cc.error().code == EOPNOTSUPP) GTEST_SKIP() << "no RUE_CMD_CC_GET yet";
   EXPECT_EQ(cc.error().code, ENODEV);

@@ -65,6 +65,25 @@ TEST_F(RuectlTest, CcShowJsonDetails) {
   EXPECT_NE(out_.str().find(",\"dscp-prio\":[0,0,"), std::string::npos);
 }
 
+TEST_F(RuectlTest, CcShowPrio) {
+  EXPECT_EQ(Run({"-j", "cc", "show", "rue0", "prio", "3"}), 0);
+  EXPECT_NE(out_.str().find("\"dcqcn-differ\":[3],\"prio\":3,"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_EQ(err_.str(), "");
+}
+
+TEST_F(RuectlTest, CcSetPrio) {
+  EXPECT_EQ(Run({"cc", "set", "rue0", "prio", "3", "rpg-ai-rate", "10",
+                 "rpg-hai-rate", "100"}),
+            0);
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_EQ(err_.str(), "");
+  ASSERT_EQ(backend_.sets().size(), 1u);
+  EXPECT_EQ(backend_.sets()[0].second.prio, 3u);
+  EXPECT_EQ(backend_.sets()[0].second.rpg_hai_rate, 100u);
+}
+
 TEST_F(RuectlTest, CcSet) {
   EXPECT_EQ(Run({"cc", "set", "rue0", "ecn", "ect0", "cnp-dscp", "46"}), 0);
   EXPECT_EQ(out_.str(), "");
@@ -204,6 +223,21 @@ INSTANTIATE_TEST_SUITE_P(
                  {"cc", "set", "rue0", "dscp-prio", "26=3"},
                  "invalid dscp-prio \"26=3\": entry \"26=3\" is not "
                  "DSCP:PRIO"},
+        BadInput{"CcShowPrioWithoutDevice",
+                 {"cc", "show", "prio", "3"},
+                 "missing DEV before \"prio 3\""},
+        BadInput{"CcShowPrioOutOfRange",
+                 {"cc", "show", "rue0", "prio", "8"},
+                 "invalid prio \"8\": out of range 0-7"},
+        BadInput{"CcSetPrioOutOfRange",
+                 {"cc", "set", "rue0", "prio", "8", "rpg-ai-rate", "10"},
+                 "invalid prio \"8\": out of range 0-7"},
+        BadInput{"CcSetPrioPerDeviceKey",
+                 {"cc", "set", "rue0", "prio", "3", "ecn", "off"},
+                 "ecn is per device; prio applies to DCQCN parameters only"},
+        BadInput{"CcSetDcqcnDiffer",
+                 {"cc", "set", "rue0", "dcqcn-differ", "3"},
+                 "dcqcn-differ is read only"},
         BadInput{"CcSetMissingDevice",
                  {"cc", "set", "rue9", "ecn", "off"},
                  "device \"rue9\" not found"},

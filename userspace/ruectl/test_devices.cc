@@ -88,6 +88,16 @@ DeviceCc Rue0Cc() {
   cc.pfc_quanta = 65535;
   cc.pfc_paused = 0;
   cc.pfc_asserted = 0x08;  // 3
+  cc.prio = 0;
+  cc.dcqcn_differ = 0x08;  // 3
+  return d;
+}
+
+DeviceCc Rue0CcPrio3() {
+  DeviceCc d = Rue0Cc();
+  d.cc.prio = 3;
+  d.cc.rpg_ai_rate = 10;
+  d.cc.rpg_hai_rate = 100;
   return d;
 }
 
@@ -137,6 +147,8 @@ std::vector<Device> SampleDevices() { return {Rue0(), Rue1()}; }
 
 std::vector<DeviceCc> SampleCc() { return {Rue0Cc(), Rue1Cc()}; }
 
+DeviceCc SampleCcPrio3() { return Rue0CcPrio3(); }
+
 std::vector<Qp> SampleQps() { return {GsiQp(), RcQp()}; }
 
 nl::Result<std::vector<Device>> FakeBackend::ListDevices() {
@@ -167,11 +179,18 @@ nl::Result<std::vector<DeviceCc>> FakeBackend::ListCc() {
   return cc_;
 }
 
-nl::Result<DeviceCc> FakeBackend::GetCc(std::string_view name) {
+nl::Result<DeviceCc> FakeBackend::GetCc(std::string_view name,
+                                        std::optional<uint32_t> prio) {
   ++requests_;
+  gets_.emplace_back(name, prio);
   if (failure_) return *failure_;
-  for (const DeviceCc& cc : cc_) {
-    if (cc.name == name) return cc;
+  for (const DeviceCc& cc : prio_cc_) {
+    if (prio && cc.name == name && cc.cc.prio == prio) return cc;
+  }
+  for (DeviceCc cc : cc_) {
+    if (cc.name != name) continue;
+    if (prio && cc.cc.prio) cc.cc.prio = prio;
+    return cc;
   }
   return nl::Error{ENODEV, "no such rue device"};
 }

@@ -5,6 +5,7 @@
 #ifndef RUE_RUECTL_TEST_DEVICES_H_
 #define RUE_RUECTL_TEST_DEVICES_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,22 +27,35 @@ std::vector<Device> SampleDevices();
 // rue0: every parameter, the mlx5 defaults but ECN on (ect0), NP and RP on
 // for priorities 3 and 5-7, and DSCP 34 on priority 3 (the rest on
 // DSCP / 8); priorities 3 and 4 ETS (60% and 40%) with PFC, the others
-// strict, and priority 3 in XOFF; rue1: only ecn and link-speed (an older
-// kernel's reply).
+// strict, and priority 3 in XOFF; the DCQCN parameters of priority 0
+// (prio 0), priority 3's differing from them (dcqcn-differ 3); rue1: only
+// ecn and link-speed (an older kernel's reply).
 std::vector<DeviceCc> SampleCc();
+
+// rue0 as CC_GET with RUE_A_CC_PRIO 3 reports it: SampleCc()[0] with prio
+// 3 and that priority's increase steps, rpg-ai-rate 10 and rpg-hai-rate
+// 100.
+DeviceCc SampleCcPrio3();
 
 // Two QPs on rue0: the GSI QP (no peer, no CC state) and an RC QP that
 // is rate limited.  None on rue1.
 std::vector<Qp> SampleQps();
 
+// GetCc() with a priority answers from `prio_cc` (device name and
+// CcConfig::prio) when it has that priority of that device; otherwise
+// from `cc`, the priority changed to the one asked for (its DCQCN
+// parameters are then priority 0's) unless the reply has none (an older
+// kernel's, which ignores the priority).
 class FakeBackend : public Backend {
  public:
   explicit FakeBackend(std::vector<Device> devices = SampleDevices(),
                        std::vector<DeviceCc> cc = SampleCc(),
-                       std::vector<Qp> qps = SampleQps())
+                       std::vector<Qp> qps = SampleQps(),
+                       std::vector<DeviceCc> prio_cc = {SampleCcPrio3()})
       : devices_(std::move(devices)),
         cc_(std::move(cc)),
-        qps_(std::move(qps)) {}
+        qps_(std::move(qps)),
+        prio_cc_(std::move(prio_cc)) {}
 
   // Makes every request fail with `error`.
   void FailWith(nl::Error error) { failure_ = std::move(error); }
@@ -51,7 +65,8 @@ class FakeBackend : public Backend {
   nl::Result<std::vector<Device>> ListDevices() override;
   nl::Result<Device> GetDevice(std::string_view name) override;
   nl::Result<std::vector<DeviceCc>> ListCc() override;
-  nl::Result<DeviceCc> GetCc(std::string_view name) override;
+  nl::Result<DeviceCc> GetCc(std::string_view name,
+                             std::optional<uint32_t> prio) override;
   nl::Status SetCc(std::string_view name, const CcConfig& changes) override;
   nl::Result<std::vector<Qp>> ListQps(std::string_view name) override;
 
@@ -60,6 +75,11 @@ class FakeBackend : public Backend {
   const std::vector<std::pair<std::string, CcConfig>>& sets() const {
     return sets_;
   }
+  // What GetCc() was asked, in order: device name and priority.
+  const std::vector<std::pair<std::string, std::optional<uint32_t>>>& gets()
+      const {
+    return gets_;
+  }
 
  private:
   bool HasDevice(std::string_view name) const;
@@ -67,9 +87,11 @@ class FakeBackend : public Backend {
   std::vector<Device> devices_;
   std::vector<DeviceCc> cc_;
   std::vector<Qp> qps_;
+  std::vector<DeviceCc> prio_cc_;
   std::optional<nl::Error> failure_;
   std::optional<nl::Error> set_failure_;
   std::vector<std::pair<std::string, CcConfig>> sets_;
+  std::vector<std::pair<std::string, std::optional<uint32_t>>> gets_;
   int requests_ = 0;
 };
 
