@@ -13,7 +13,7 @@
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip tc tcpdump ib_write_bw ibv_rc_pingpong timeout setpriv
+require_cmd rdma ip tc tcpdump ib_write_bw ibv_rc_pingpong timeout setpriv jq
 
 RUECTL=$RUE_BUILD/userspace/ruectl/ruectl
 INJECT=$RUE_BUILD/userspace/wire/roce_inject
@@ -270,6 +270,41 @@ t_bad_cnps() {
 }
 
 tap_init
+# DCQCN parameters per priority: priority 3 (tclass 96, DSCP 24) gets an
+# increase timer of 1 s and no byte counter, so under CE marks its QP
+# stays cut (the first CNP halves the rate) for about a second, where
+# priority 0's defaults (T = 300 us) would recover it within
+# milliseconds; the other priorities keep ConnectX's values.
+t_prio_params() {
+	local out min=100000 handled=0 i rc=0 q r
+	"$RUECTL" cc set rl0 prio 3 rpg-time-reset 1000000 rpg-byte-reset 2147483648 ||
+		return 1
+	"$RUECTL" -j cc show rl0 | grep -q '"dcqcn-differ":\[3\]' || { echo "differ"; rc=1; }
+	"$RUECTL" -j cc show rl0 prio 3 | grep -q '"rpg-time-reset":1000000' || { echo "prio 3"; rc=1; }
+	"$RUECTL" -j cc show rl0 prio 5 | grep -q '"rpg-time-reset":300' || { echo "prio 5"; rc=1; }
+	ecn_mark loss 2% ecn || return 1
+	ip netns exec "$B" timeout 60 ib_write_bw -d rl1 -x "$(g4 rl1 10.15.0.2)" \
+		-F -D 6 --tclass=96 >/dev/null 2>&1 &
+	busywait 10000 listening "$B" 18515
+	ip netns exec "$A" timeout 60 ib_write_bw -d rl0 -x "$(g4 rl0 10.15.0.1)" \
+		-F -D 6 --tclass=96 10.15.0.2 >/dev/null 2>&1 &
+	for i in $(seq 1 40); do
+		sleep 0.2
+		out=$("$RUECTL" -j qp show rl0 2>&1)
+		q=$(echo "$out" | jq -c '.[] | select(.type == "RC" and .prio == 3)' 2>/dev/null)
+		[ -n "$q" ] || continue
+		r=$(echo "$q" | jq '.rate')
+		[ "$r" -lt "$min" ] && min=$r
+		handled=$(echo "$q" | jq '."cnp-handled"')
+	done
+	wait
+	ecn_mark none
+	"$RUECTL" cc set rl0 rpg-time-reset 300 rpg-byte-reset 32767 || rc=1
+	"$RUECTL" -j cc show rl0 | grep -q '"dcqcn-differ":\[\]' || { echo "reset"; rc=1; }
+	echo "priority 3 QP: CNPs handled $handled, lowest rate seen $min Mb/s"
+	[ $rc = 0 ] && [ "$handled" -gt 0 ] && [ "$min" -le 6000 ]
+}
+
 run_test "setup" t_setup
 run_test "ECN and CNP counters in rdma statistic" t_counters
 run_test "ruectl cc show: ConnectX defaults" t_defaults
@@ -283,4 +318,5 @@ run_test "np-enable none: marks counted, no CNPs" t_np_off
 run_test "rp-enable none: CNPs ignored" t_rp_off
 run_test "cc set refuses bad values and unprivileged users" t_set_checks
 run_test "crafted CNPs: unknown QP, GSI, short, bad ICRC counted" t_bad_cnps
+run_test "DCQCN parameters per priority" t_prio_params
 tap_done
