@@ -29,7 +29,8 @@
  * priorities by deficit round robin over their weights.  A QP builds
  * packets only while its priority's queue holds less than
  * RUE_TXQ_PRIO_BYTES; above that it waits on the priority's list and is
- * kicked when a quarter of the queue has drained or the pause ends.  Packets
+ * kicked when a quarter of the queue has drained or the pause ends; a
+ * drain that kicked QPs lets them run before it goes on.  Packets
  * built on receive (ACKs, CNPs) do not wait: above RUE_TXQ_PRIO_LIMIT
  * they are dropped and counted, and the transport recovers.
  *
@@ -206,9 +207,12 @@ static int rue_txq_pick(struct rue_txq *txq, const struct rue_cc_cfg *cfg)
 	return fls(ets) - 1;
 }
 
-/* Take up to a batch of packets off the queues; txq->lock held. */
+/*
+ * Take up to a batch of packets off the queues; txq->lock held.  Sets
+ * *@kicked when QPs were woken to refill a queue.
+ */
 static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
-			 struct sk_buff_head *batch)
+			 struct sk_buff_head *batch, bool *kicked)
 {
 	unsigned long state;
 	struct rue_txq_prio *pr;
@@ -228,8 +232,10 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 			WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_QUEUED(p));
 			pr->deficit = 0;
 		}
-		if (pr->qbytes <= RUE_TXQ_PRIO_LOW)
+		if (pr->qbytes <= RUE_TXQ_PRIO_LOW && !list_empty(&pr->waiters)) {
 			rue_txq_kick(pr);
+			*kicked = true;
+		}
 		__skb_queue_tail(batch, skb);
 	}
 	state = txq->state;
@@ -243,9 +249,11 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 
 /*
  * Send one batch if there is room; under rcu_read_lock() with bottom
- * halves off, tx_ok set.  Return: whether to go on.
+ * halves off, tx_ok set.  Return: whether to go on.  *@kicked as for
+ * rue_txq_take().
  */
-static bool rue_txq_drain_one(struct rue_txq *txq, struct sk_buff_head *batch)
+static bool rue_txq_drain_one(struct rue_txq *txq, struct sk_buff_head *batch,
+			      bool *kicked)
 {
 	struct rue_dev *rdev = rue_txq_dev(txq);
 	struct sk_buff *skb;
@@ -260,7 +268,7 @@ static bool rue_txq_drain_one(struct rue_txq *txq, struct sk_buff_head *batch)
 		return false;
 	}
 	spin_lock(&txq->lock);
-	took = rue_txq_take(txq, rcu_dereference(rdev->cc), batch);
+	took = rue_txq_take(txq, rcu_dereference(rdev->cc), batch, kicked);
 	spin_unlock(&txq->lock);
 	while ((skb = __skb_dequeue(batch)))
 		rue_txq_out(rdev, skb);
@@ -272,20 +280,26 @@ static void rue_txq_drain_work(struct work_struct *work)
 	struct rue_txq *txq = container_of(work, struct rue_txq, drain_work);
 	struct rue_dev *rdev = rue_txq_dev(txq);
 	struct sk_buff_head batch;
-	bool more;
+	bool more, kicked = false;
 	int runs;
 
 	__skb_queue_head_init(&batch);
 	for (runs = 0; ; runs++) {
-		if (runs == RUE_TXQ_RUNS) {
-			/* let the CPU do something else, then go on */
+		/*
+		 * QPs woken to refill a queue run on this CPU's pool after
+		 * us: go after them, or a higher priority's queue runs dry
+		 * while we fill the room from lower ones.  And after a while,
+		 * let the CPU do something else.
+		 */
+		if (kicked || runs == RUE_TXQ_RUNS) {
 			queue_work(rdev->wq, &txq->drain_work);
 			break;
 		}
 		/* as the transmit paths run: bottom halves off, under RCU */
 		local_bh_disable();
 		rcu_read_lock();
-		more = READ_ONCE(rdev->tx_ok) && rue_txq_drain_one(txq, &batch);
+		more = READ_ONCE(rdev->tx_ok) &&
+		       rue_txq_drain_one(txq, &batch, &kicked);
 		rcu_read_unlock();
 		local_bh_enable();
 		if (!more)
