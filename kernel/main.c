@@ -10,12 +10,16 @@
 #include "loop.h"
 #include "net.h"
 #include "netlink.h"
+#include "stats.h"
 
 static int __init rue_init(void)
 {
 	int err;
 
 	err = rue_icrc_selftest();
+	if (err)
+		return err;
+	err = rue_stats_check();
 	if (err)
 		return err;
 	err = rue_loop_init();

@@ -3,11 +3,13 @@
  * Per-device counters through the core's hw_stats interface, so that
  * "rdma statistic show link rue0/1" and sysfs hw_counters show them.
  */
+#include <net/netlink.h>
 #include <rdma/ib_verbs.h>
 
 #include "cc.h"
 #include "device.h"
 #include "stats.h"
+#include "txq.h"
 
 static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_TX_PACKETS].name = "tx_packets",
@@ -43,6 +45,7 @@ static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_RP_CNP_IGNORED].name = "rp_cnp_ignored",
 	[RUE_STAT_PFC_MALFORMED].name = "rx_pfc_malformed",
 	[RUE_STAT_PFC_IGNORED].name = "rx_pfc_ignored",
+	[RUE_STAT_PAUSE_TRANSITION].name = "rx_pause_transition",
 	/* per priority, as mlx5's ethtool counters */
 	[RUE_STAT_PRIO(0, RUE_PRIO_TX_PACKETS)].name = "tx_prio0_packets",
 	[RUE_STAT_PRIO(0, RUE_PRIO_TX_BYTES)].name = "tx_prio0_bytes",
@@ -129,6 +132,9 @@ static int rue_get_hw_stats(struct ib_device *ibdev,
 
 	for (i = 0; i < RUE_NSTATS; i++)
 		stats->value[i] = rue_stat_read(rdev, i);
+	for (i = 0; i < RUE_NPRIO; i++)
+		stats->value[RUE_STAT_PRIO(i, RUE_PRIO_RX_PAUSE_DURATION)] =
+			rue_txq_pause_duration(rdev, i);
 	return RUE_NSTATS;
 }
 
@@ -136,6 +142,33 @@ static const struct ib_device_ops rue_stats_ops = {
 	.alloc_hw_port_stats = rue_alloc_hw_port_stats,
 	.get_hw_stats = rue_get_hw_stats,
 };
+
+/**
+ * rue_stats_check() - refuse counters that "rdma statistic" cannot carry
+ *
+ * nldev answers "rdma statistic show link" in one message of
+ * NLMSG_DEFAULT_SIZE; with more counter names than fit, every such
+ * query fails with EMSGSIZE.  Adding a counter must not do that
+ * silently: the module then refuses to load.  The room kept for the
+ * message's other attributes covers the longest device name.
+ *
+ * Return: 0, or -E2BIG.
+ */
+int rue_stats_check(void)
+{
+	size_t len = 0, budget = NLMSG_DEFAULT_SIZE - 128;
+	int i;
+
+	for (i = 0; i < RUE_NSTATS; i++)
+		len += nla_total_size(0) +
+		       nla_total_size(strlen(rue_stat_descs[i].name) + 1) +
+		       nla_total_size_64bit(sizeof(u64));
+	if (len <= budget)
+		return 0;
+	pr_err("rue: counters need %zu bytes in rdma statistic, which carries %zu\n",
+	       len, budget);
+	return -E2BIG;
+}
 
 void rue_stats_set_ops(struct ib_device *ibdev)
 {

@@ -40,6 +40,7 @@ enum rue_stat {
 	RUE_STAT_RP_CNP_IGNORED,	/* unknown QP, not RC, DCQCN off */
 	RUE_STAT_PFC_MALFORMED,		/* MAC control frames we cannot read */
 	RUE_STAT_PFC_IGNORED,		/* PFC for priorities without PFC */
+	RUE_STAT_PAUSE_TRANSITION,	/* pauses ended (XOFF to XON), any prio */
 	RUE_STAT_PRIO_BASE,		/* then RUE_PRIO_NSTATS per priority */
 	RUE_NSTATS = RUE_STAT_PRIO_BASE + 8 * 7
 };
@@ -70,6 +71,7 @@ struct rue_stats {
 };
 
 u64 rue_stat_read(struct rue_dev *rdev, enum rue_stat idx);
+int rue_stats_check(void);
 void rue_stats_set_ops(struct ib_device *ibdev);
 
 #endif /* _RUE_STATS_H */

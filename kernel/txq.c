@@ -329,6 +329,7 @@ static void rue_txq_resume(struct rue_txq *txq, unsigned int p, u64 now)
 	WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_PAUSED(p));
 	rue_stat_add(rdev, RUE_STAT_PRIO(p, RUE_PRIO_RX_PAUSE_DURATION),
 		     div_u64(now - pr->pause_start, NSEC_PER_USEC));
+	rue_stat_inc(rdev, RUE_STAT_PAUSE_TRANSITION);
 	rue_txq_kick(pr);
 	if (txq->state & RUE_TXQ_QUEUED(p))
 		queue_work(rdev->wq, &txq->drain_work);
@@ -380,6 +381,29 @@ void rue_txq_pause(struct rue_dev *rdev, unsigned int prio, u64 ns)
 			      HRTIMER_MODE_ABS_SOFT);
 	}
 	spin_unlock_bh(&txq->lock);
+}
+
+/**
+ * rue_txq_pause_duration() - microseconds priority @prio has been paused
+ * @rdev: the device
+ * @prio: the priority
+ *
+ * The pause in progress counts too, as a NIC's duration counter does.
+ * Under the lock that rue_txq_resume() adds a finished pause under, so
+ * that successive readings never go back.
+ */
+u64 rue_txq_pause_duration(struct rue_dev *rdev, unsigned int prio)
+{
+	struct rue_txq *txq = &rdev->txq;
+	u64 us;
+
+	spin_lock_bh(&txq->lock);
+	us = rue_stat_read(rdev, RUE_STAT_PRIO(prio, RUE_PRIO_RX_PAUSE_DURATION));
+	if (txq->state & RUE_TXQ_PAUSED(prio))
+		us += div_u64(ktime_get_ns() - txq->prio[prio].pause_start,
+			      NSEC_PER_USEC);
+	spin_unlock_bh(&txq->lock);
+	return us;
 }
 
 /* The priorities paused now, for netlink. */

@@ -58,6 +58,7 @@ int rue_txq_xmit(struct rue_dev *rdev, struct sk_buff *skb);
 void rue_txq_cancel(struct rue_qp *qp);
 void rue_txq_wake(struct rue_dev *rdev);
 void rue_txq_pause(struct rue_dev *rdev, unsigned int prio, u64 ns);
+u64 rue_txq_pause_duration(struct rue_dev *rdev, unsigned int prio);
 u8 rue_txq_paused(struct rue_dev *rdev);
 
 #endif /* _RUE_TXQ_H */
