@@ -59,7 +59,7 @@ t_counters() {
 			[ -n "$(rue_stat rl0 "$c")" ] || { echo "no counter $c"; bad=1; }
 		done
 	done
-	for c in rx_pfc_malformed rx_pfc_ignored; do
+	for c in rx_pfc_malformed rx_pfc_ignored rx_pause_transition; do
 		[ -n "$(rue_stat rl0 $c)" ] || { echo "no counter $c"; bad=1; }
 	done
 	return $bad
@@ -125,10 +125,11 @@ t_prio_counters() {
 t_pause_time() {
 	local d1 d2
 	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
-	snap rx_prio3_pause rx_prio3_pause_duration
+	snap rx_prio3_pause rx_prio3_pause_duration rx_pause_transition
 	inject --prio 3=65535 || return 1
 	sleep 0.3
 	d1=$(moved rl0 rx_prio3_pause_duration)
+	[ "$(moved rl0 rx_pause_transition)" = 1 ] || { echo "no transition"; return 1; }
 	snap rx_prio3_pause rx_prio3_pause_duration
 	inject --prio 3=1000 || return 1
 	sleep 0.3
@@ -139,45 +140,89 @@ t_pause_time() {
 	[ "$(moved rl0 rx_prio3_pause)" = 1 ]
 }
 
-# XOFF refreshed every 0.5 ms for 2 s holds priority 3 while priority 5
+# XOFF refreshed every 0.5 ms for 3 s holds priority 3 while priority 5
 # flows, and the held flow loses nothing.  The flows busy-poll, and the
 # guest's softirq (where PFC frames are read) then sometimes runs late,
-# after a 3.4 ms pause has run out: a NIC reads them in hardware.  So
-# the window is 1 s, priority 3 must send less than 20% of what
-# priority 5 does in it, and whether it was one unbroken pause is shown.
-# Counters are read from sysfs without a fork.
+# after a 3.4 ms pause has run out, or drops frames from its full
+# backlog (a NIC reads them in hardware); the queued packets then
+# rightly go.  So the counters are sampled every
+# 5 ms, and priority 3 is judged in the intervals it was paused all
+# through: the pause time grew before the interval (paused then) and no
+# pause ended from the sample before to the end of the one after.
+# There priority 3 must send nothing (a few packets already being sent
+# as a pause starts are allowed for) while priority 5 flows.
+#
+# Samples come from sysfs without a fork (a fork costs up to 0.5 s in
+# this busy guest); with under 100 ms of such intervals (the guest
+# could not hold a pause) the case is skipped.  A sysfs read may return the core's cached snapshot
+# (10 ms), never an older one than the read before it, so each sample
+# reads the transition count first and last, the pause time before the
+# packet counts: each condition above then holds in snapshot time.
 hw() { read -r "$1" </sys/class/infiniband/rl0/ports/1/hw_counters/"$2"; }
-paused3() { "$RUECTL" -j cc show rl0 | grep -q '"pfc-paused":\[3\]'; }
+# both_flowing: both priorities sent 2000 packets since $base3, $base5
+both_flowing() {
+	local p3 p5
+	hw p3 tx_prio3_packets; hw p5 tx_prio5_packets
+	[ $((p3 - base3)) -gt 2000 ] && [ $((p5 - base5)) -gt 2000 ]
+}
 t_pause_isolation() {
-	local p3a p5a p3b p5b d0 d1 rc=0 n drops
+	local rc=0 n drops ipid res ta d p3 p5 tb nap base3 base5
 	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
-	snap rx_prio3_pause rx_prio3_pause_duration retransmits tx_prio3_discards
+	snap rx_prio3_pause rx_prio3_pause_duration rx_pause_transition \
+	     retransmits tx_prio3_discards local_ack_timeout_err \
+	     out_of_sequence_nak_sent duplicate_requests
 	drops=$(ip -n "$A" -s -j link show l0 | grep -o '"tx":{[^}]*' | grep -o '"dropped":[0-9]*')
-	flow 18515 96 10
-	flow 18516 160 10
-	sleep 3
-	ip netns exec "$B" chrt -f 50 "$PFC" -i l1 --prio 3=65535 --count 4000 \
+	hw base3 tx_prio3_packets; hw base5 tx_prio5_packets
+	flow 18515 96 12
+	flow 18516 160 12
+	busywait 9000 both_flowing || { echo "the flows did not start"; rc=1; }
+	ip netns exec "$B" chrt -f 50 "$PFC" -i l1 --prio 3=65535 --count 6000 \
 		--interval-us 500 >"$RUE_OUT/inject.out" 2>&1 &
-	busywait 5000 paused3 || { echo "no pause seen"; rc=1; }
-	hw d0 rx_prio3_pause_duration
-	hw p3a tx_prio3_packets; hw p5a tx_prio5_packets
-	sleep 1
-	hw p3b tx_prio3_packets; hw p5b tx_prio5_packets
-	hw d1 rx_prio3_pause_duration
+	ipid=$!
+	exec {nap}<> <(:)		# read -t on it sleeps without a fork
+	while kill -0 $ipid 2>/dev/null; do
+		hw ta rx_pause_transition; hw d rx_prio3_pause_duration
+		hw p3 tx_prio3_packets; hw p5 tx_prio5_packets
+		hw tb rx_pause_transition
+		echo "$ta $d $p3 $p5 $tb"
+		read -r -t 0.005 -u $nap
+	done >"$RUE_OUT/samples"
+	exec {nap}>&-
+	wait $ipid || rc=1
 	wait
 	flow_ok 18515 || rc=1
 	flow_ok 18516 || rc=1
+	# "p3 p5 us clean intervals transitions" from the samples
+	res=$(awk '
+		$0 == last { next }	# the same cached snapshot
+		{ last = $0; n++; ta[n] = $1; d[n] = $2; p3[n] = $3; p5[n] = $4; tb[n] = $5 }
+		END {
+			for (i = 2; i + 1 <= n; i++)
+				if (d[i] > d[i - 1] && tb[i + 1] == ta[i - 1]) {
+					c3 += p3[i + 1] - p3[i]; c5 += p5[i + 1] - p5[i]
+					us += d[i + 1] - d[i]; k++
+				}
+			printf "%d %d %d %d %d %d\n", c3, c5, us, k, n - 1, tb[n] - ta[1]
+		}' "$RUE_OUT/samples")
+	set -- $res
 	n=$(moved rl0 rx_prio3_pause)
-	echo "in 1 s of XOFF: prio3 sent $((p3b - p3a)), prio5 $((p5b - p5a))" \
-	     "(one unbroken pause: $([ "$d0" = "$d1" ] && echo yes || echo no));" \
-	     "$n frames, paused $(moved rl0 rx_prio3_pause_duration) us in all;" \
-	     "retransmits $(moved rl0 retransmits), discards $(moved rl0 tx_prio3_discards);" \
+	echo "paused all through: $4 of $5 intervals, $3 us: prio3 sent $1, prio5 $2;" \
+	     "pauses ended while sampled $6; $n of 6000 frames read, paused" \
+	     "$(moved rl0 rx_prio3_pause_duration) us in all, ended" \
+	     "$(moved rl0 rx_pause_transition);" \
+	     "retransmits $(moved rl0 retransmits) (timeouts $(moved rl0 local_ack_timeout_err)," \
+	     "sequence NAKs $(moved rl1 out_of_sequence_nak_sent), duplicates" \
+	     "$(moved rl1 duplicate_requests)), discards $(moved rl0 tx_prio3_discards);" \
 	     "veth drops before $drops, after" \
 	     "$(ip -n "$A" -s -j link show l0 | grep -o '"tx":{[^}]*' | grep -o '"dropped":[0-9]*')"
-	[ $rc = 0 ] && [ $((p5b - p5a)) -gt 100 ] &&
-	[ $(((p3b - p3a) * 5)) -lt $((p5b - p5a)) ] &&
-	[ "$n" -gt 1000 ] && [ "$(moved rl0 rx_prio3_pause_duration)" -gt 1000000 ] &&
-	[ "$(moved rl0 tx_prio3_discards)" = 0 ]
+	[ $rc = 0 ] && [ $# = 6 ] && [ "$2" -gt 100 ] &&
+	[ "$1" -le $(($2 / 100 + 16)) ] &&
+	[ "$n" -gt 100 ] && [ "$(moved rl0 rx_pause_transition)" -ge 1 ] &&
+	[ "$(moved rl0 tx_prio3_discards)" = 0 ] || return 1
+	# Too little unbroken pause to judge is the guest's, not a failure.
+	[ "$3" -ge 100000 ] && return 0
+	echo "under 100 ms paused all through: not judged"
+	return "$ksft_skip"
 }
 
 t_ignored() {
