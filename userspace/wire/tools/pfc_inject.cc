@@ -118,9 +118,15 @@ void SleepUntil(const timespec& deadline) {
 }
 
 // Sends the frame options.count times; false with *error on the first
-// failure.
+// failure.  In a refresh loop (more than one frame) a frame the stack
+// drops for want of room (ENOBUFS: a full backlog behind a veth, a full
+// qdisc) is counted in *dropped and the loop goes on, as a link partner's
+// next refresh would; a lone frame, or a loop that loses every frame,
+// fails.
 bool SendAll(const Options& options, const Interface& iface,
-             std::span<const std::byte> frame, std::string* error) {
+             std::span<const std::byte> frame, uint32_t* dropped,
+             std::string* error) {
+  *dropped = 0;
   const int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     *error = "socket(AF_PACKET, SOCK_RAW): " + Reason(errno);
@@ -139,6 +145,10 @@ bool SendAll(const Options& options, const Interface& iface,
     const ssize_t sent =
         sendto(fd, frame.data(), frame.size(), 0,
                reinterpret_cast<const sockaddr*>(&to), sizeof(to));
+    if (sent < 0 && errno == ENOBUFS && options.count > 1) {
+      ++*dropped;
+      continue;
+    }
     if (sent != static_cast<ssize_t>(frame.size())) {
       *error = "sendto " + options.interface + ": " +
                (sent < 0 ? Reason(errno) : "short write") + " (after " +
@@ -149,14 +159,23 @@ bool SendAll(const Options& options, const Interface& iface,
     }
   }
   close(fd);
+  if (*dropped == options.count) {
+    *error = "sendto " + options.interface + ": " + Reason(ENOBUFS) +
+             " for all " + std::to_string(options.count) + " frames";
+    return false;
+  }
   return true;
 }
 
 std::string Summary(const Options& options, const wire::MacAddress& src,
-                    std::size_t size) {
-  std::string text = "sent " + std::to_string(options.count) +
-                     (options.count == 1 ? " frame" : " frames") + " of " +
-                     std::to_string(size) + " bytes on " + options.interface;
+                    std::size_t size, uint32_t dropped) {
+  std::string text = "sent " + std::to_string(options.count - dropped) +
+                     (options.count - dropped == 1 ? " frame" : " frames") +
+                     " of " + std::to_string(size) + " bytes on " +
+                     options.interface;
+  if (dropped != 0)
+    text += " (" + std::to_string(dropped) + " of " +
+            std::to_string(options.count) + " dropped by the stack: ENOBUFS)";
   if (!options.raw_hex) text += " from " + MacText(src);
   return text + ": " + Describe(options);
 }
@@ -184,11 +203,12 @@ int Run(int argc, char* argv[], std::ostream& out, std::ostream& err) {
     out << inject::HexString(frame) << "\n";
     return kExitOk;
   }
-  if (!SendAll(*options, iface, frame, &error)) {
+  uint32_t dropped = 0;
+  if (!SendAll(*options, iface, frame, &dropped, &error)) {
     err << kName << ": " << error << "\n";
     return kExitRuntimeError;
   }
-  out << Summary(*options, src, frame.size()) << "\n";
+  out << Summary(*options, src, frame.size(), dropped) << "\n";
   return kExitOk;
 }
 
