@@ -5,7 +5,10 @@
 #include <pcap/pcap.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "rue/wire/reader.h"
 #include "rue/wire/writer.h"
@@ -110,6 +113,29 @@ bool WritePcap(const std::string& path, int dlt,
   return true;
 }
 
+namespace {
+
+// The files TempPath() named in the running test, removed when it ends.
+std::vector<std::string>& Named() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
+class RemoveTempFiles : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo&) override {
+    for (const std::string& path : Named()) std::remove(path.c_str());
+    Named().clear();
+  }
+};
+
+// Before main(): gtest_main runs the tests with the listeners it finds.
+const bool kRemoverAdded = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new RemoveTempFiles);
+  return true;
+}();
+
+}  // namespace
+
 std::string TempPath(const std::string& name) {
   const ::testing::TestInfo* info =
       ::testing::UnitTest::GetInstance()->current_test_info();
@@ -117,7 +143,8 @@ std::string TempPath(const std::string& name) {
       info ? std::string(info->test_suite_name()) + "." + info->name()
            : "ruedump";
   std::replace(test.begin(), test.end(), '/', '_');
-  return ::testing::TempDir() + test + "." + name;
+  Named().push_back(::testing::TempDir() + test + "." + name);
+  return Named().back();
 }
 
 Bytes WrapEthernet(std::span<const std::byte> ip,

@@ -34,7 +34,8 @@ int DltOf(LinkType type);
 bool WritePcap(const std::string& path, int dlt,
                std::span<const PcapRecord> records, int snaplen = 65535);
 
-// A fresh path in the test's temporary directory.
+// A fresh path in the test's temporary directory, removed when the test
+// ends.
 std::string TempPath(const std::string& name);
 
 // An IP packet wrapped in a link layer: Ethernet (with optional VLAN
