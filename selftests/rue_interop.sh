@@ -121,6 +121,13 @@ t_counters() {
 		 retry_exceeded cq_overflows; do
 		[ "$(rue_stat ri1 $c)" = 0 ] || { echo "ri1 $c = $(rue_stat ri1 $c)"; bad=1; }
 	done
+	# A failure once showed tx_drops = 1 and nothing else: the other
+	# counters (the per-priority discards) say which traffic it was.
+	if [ $bad = 1 ]; then
+		echo "nonzero on ri1:"
+		rdma statistic show link ri1/1 | tr ' ' '\n' | paste - - |
+			awk '$2 ~ /^[0-9]+$/ && $2 != 0 && $1 !~ /_(packets|bytes)$/'
+	fi
 	return $bad
 }
 
