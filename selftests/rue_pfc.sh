@@ -145,25 +145,28 @@ t_pause_time() {
 # guest's softirq (where PFC frames are read) then sometimes runs late,
 # after a 3.4 ms pause has run out, or drops frames from its full
 # backlog (a NIC reads them in hardware); the queued packets then
-# rightly go.  So the counters are sampled every
-# 5 ms, and priority 3 is judged in the intervals it was paused all
-# through: the pause time grew before the interval (paused then) and no
-# pause ended from the sample before to the end of the one after.
-# There priority 3 must send nothing (a few packets already being sent
-# as a pause starts are allowed for) while priority 5 flows.
+# rightly go.  So the counters are sampled about every 10 ms, and
+# priority 3 is judged in the intervals it was paused all through: the
+# pause time grew before the interval (paused then) and no pause ended
+# from the sample before to the end of the one after.  There priority 3
+# must send nothing (a few packets already being sent as a pause starts
+# are allowed for) while priority 5 flows.
 #
 # Samples come from sysfs without a fork (a fork costs up to 0.5 s in
 # this busy guest); with under 100 ms of such intervals (the guest
-# could not hold a pause) the case is skipped.  A sysfs read may return the core's cached snapshot
-# (10 ms), never an older one than the read before it, so each sample
-# reads the transition count first and last, the pause time before the
-# packet counts: each condition above then holds in snapshot time.
+# could not hold a pause) the case is skipped.  A sysfs read may return
+# the core's cached snapshot (10 ms), never an older one than the read
+# before it, so each sample reads the transition count first and last,
+# the pause time before the packet counts: each condition above then
+# holds in snapshot time.
 hw() { read -r "$1" </sys/class/infiniband/rl0/ports/1/hw_counters/"$2"; }
-# both_flowing: both priorities sent 2000 packets since $base3, $base5
-both_flowing() {
-	local p3 p5
-	hw p3 tx_prio3_packets; hw p5 tx_prio5_packets
-	[ $((p3 - base3)) -gt 2000 ] && [ $((p5 - base5)) -gt 2000 ]
+# moved_past PRIO UNIT N: tx_prioPRIO_UNIT grew by more than N since
+# $basePRIO (the caller's)
+moved_past() {
+	local v base
+	hw v "tx_prio$1_$2"
+	eval "base=\$base$1"
+	[ $((v - base)) -gt "$3" ]
 }
 t_pause_isolation() {
 	local rc=0 n drops ipid res ta d p3 p5 tb nap base3 base5
@@ -175,7 +178,8 @@ t_pause_isolation() {
 	hw base3 tx_prio3_packets; hw base5 tx_prio5_packets
 	flow 18515 96 12
 	flow 18516 160 12
-	busywait 9000 both_flowing || { echo "the flows did not start"; rc=1; }
+	busywait 9000 eval "moved_past 3 packets 2000 && moved_past 5 packets 2000" ||
+		{ echo "the flows did not start"; rc=1; }
 	ip netns exec "$B" chrt -f 50 "$PFC" -i l1 --prio 3=65535 --count 6000 \
 		--interval-us 500 >"$RUE_OUT/inject.out" 2>&1 &
 	ipid=$!
@@ -262,20 +266,14 @@ shape() {
 # counted over whole runs, the one started first had the link alone
 # until the other connected (seconds in a busy guest), and that, not
 # the scheduler, decided the shares.
-sent() {	# sent PRIO: 200 KB since $baseN
-	local b base
-	hw b "tx_prio$1_bytes"
-	eval "base=\$base$1"
-	[ $((b - base)) -gt 200000 ]
-}
 two_flows() {
 	local base3 base5 a3 a5 z3 z5 rc=0 start
 	hw base3 tx_prio3_bytes; hw base5 tx_prio5_bytes
 	flow 18515 96 30 -q 8
-	busywait 15000 sent 3 || { echo "priority 3 did not start"; rc=1; }
+	busywait 15000 moved_past 3 bytes 200000 || { echo "priority 3 did not start"; rc=1; }
 	start=$(date +%s%3N)
 	flow 18516 160 8 -q 8
-	busywait 20000 sent 5 || { echo "priority 5 did not start"; rc=1; }
+	busywait 20000 moved_past 5 bytes 200000 || { echo "priority 5 did not start"; rc=1; }
 	echo "priority 5 started in $(($(date +%s%3N) - start)) ms"
 	sleep 2		# all its QPs under way (seen short of them at first)
 	hw a3 tx_prio3_bytes; hw a5 tx_prio5_bytes
