@@ -6,6 +6,7 @@
 #ifndef _RUE_QP_H
 #define _RUE_QP_H
 
+#include <linux/bitmap.h>
 #include <linux/refcount.h>
 #include <linux/hrtimer.h>
 #include <linux/workqueue.h>
@@ -50,6 +51,9 @@ struct rue_swqe {
 	};
 };
 
+/* READ response packets a requester can place ahead of una_psn. */
+#define RUE_EARLY_BITS		1024
+
 /* Requester state (IBTA 9.7.2 and 9.7.5.2), under req.lock. */
 struct rue_req {
 	spinlock_t lock;		/* everything below */
@@ -70,6 +74,9 @@ struct rue_req {
 	bool drained_event;		/* SQD: SQ_DRAINED sent */
 	bool bad_prod;			/* the ring's producer index lied */
 	u32 nak_psn;			/* una_psn of the last implied NAK */
+	u32 nr_early;			/* bits set in early */
+	/* READ responses placed ahead of una_psn: bit psn % RUE_EARLY_BITS */
+	DECLARE_BITMAP(early, RUE_EARLY_BITS);
 	struct hrtimer rto_timer;	/* retransmission (IBTA 9.7.6.1.3) */
 	ktime_t rto_deadline;
 	struct hrtimer rnr_timer;

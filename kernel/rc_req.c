@@ -478,6 +478,15 @@ static bool rue_req_started(struct rue_qp *qp, u32 index)
 	return d < 0 || (d == 0 && qp->req.cur_off);
 }
 
+/* Forget every READ response placed early (rue_req_read_early()). */
+static void rue_req_early_clear(struct rue_req *req)
+{
+	if (req->nr_early) {
+		bitmap_zero(req->early, RUE_EARLY_BITS);
+		req->nr_early = 0;
+	}
+}
+
 /*
  * Go back: retransmit from the oldest incomplete WQE, at its first
  * unacknowledged packet (IBTA 9.7.6.1.2).
@@ -486,7 +495,7 @@ static void rue_req_rewind(struct rue_qp *qp)
 {
 	struct rue_req *req = &qp->req;
 	struct rue_swqe *w = NULL;
-	u32 i;
+	u32 i, una = req->una_psn;
 
 	for (i = req->tail; i != req->head; i++) {
 		w = rue_swqe(qp, i);
@@ -518,6 +527,9 @@ static void rue_req_rewind(struct rue_qp *qp)
 	req->psn = req->una_psn;
 	req->rd_atomic = 0;
 	req->nak_psn = req->una_psn;
+	/* Early bits are kept relative to una_psn; backwards, start over. */
+	if (rue_psn_diff(req->una_psn, una) < 0)
+		rue_req_early_clear(req);
 }
 
 /*
@@ -660,13 +672,149 @@ static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 	}
 }
 
-/* An RDMA READ response: the payload goes to the oldest WQE. */
+/*
+ * READ responses that arrive early.  A requester may drop a response out
+ * of sequence and ask again for the rest (IBTA 9.7.5.2), but a network
+ * that reorders (netem, ECMP, a multi-queue NIC) then costs the rest of
+ * a long READ for every packet that overtakes others, and the streams
+ * asked for again are reordered in turn: a 1 MiB READ need never finish.
+ * So a response packet ahead of una_psn, within RUE_EARLY_BITS of it, is
+ * placed into its WQE's buffers at once and remembered in req.early;
+ * when una_psn reaches it, it counts as arrived (rue_req_early_take()).
+ *
+ * Placing early is safe: the buffers belong to the WQE until it
+ * completes, and a packet placed twice (asked for again) writes the same
+ * bytes.  Forgetting a bit is always safe too: the packet is asked for
+ * again.  A packet that cannot be placed early (a bad length, a fault)
+ * is dropped, to be judged again when it comes in order.
+ *
+ * A packet lost for good leaves a hole that early packets pile up
+ * behind; at RUE_EARLY_REWIND of them the requester goes back for it,
+ * once per una_psn, as for any implied NAK.
+ */
+#define RUE_EARLY_REWIND	16
+
+/*
+ * The started, incomplete WQE whose PSNs hold @psn, or NULL.  @in_order
+ * is cleared when a READ or atomic before it is still unanswered, so an
+ * answer at @psn cannot complete anything yet.
+ */
+static struct rue_swqe *rue_req_find(struct rue_qp *qp, u32 psn, bool *in_order)
+{
+	struct rue_req *req = &qp->req;
+	u32 i;
+
+	*in_order = true;
+	for (i = req->tail; i != req->head && rue_req_started(qp, i); i++) {
+		struct rue_swqe *w = rue_swqe(qp, i);
+
+		if (w->done)
+			continue;
+		if (rue_psn_diff(psn, w->first_psn) < 0)
+			return NULL;
+		if (rue_psn_diff(psn, w->last_psn) <= 0)
+			return w;
+		if (rue_is_read_or_atomic(w->sqe.opcode))
+			*in_order = false;
+	}
+	return NULL;
+}
+
+/* Place a READ response packet that arrived ahead of una_psn. */
+static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
+			       struct rue_pkt *pkt)
+{
+	struct rue_req *req = &qp->req;
+	u32 bit = pkt->psn % RUE_EARLY_BITS;
+	u32 off = rue_psn_diff(pkt->psn, w->first_psn) * qp->mtu;
+	bool last = pkt->mask & RUE_OPM_LAST;
+	bool at_end = pkt->psn == w->last_psn;
+
+	if (test_bit(bit, req->early)) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		return;
+	}
+	/* One packet at its PSN's offset: a full MTU, or the READ's end. */
+	if (pkt->nseg != 1 || last != at_end ||
+	    pkt->paylen != (last ? w->sqe.length - off : qp->mtu)) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
+		return;
+	}
+	if (pkt->paylen &&
+	    rue_sgl_from_skb(w->sg, w->num_sge, off, pkt->skb, pkt->pay_off,
+			     pkt->paylen))
+		return;
+	__set_bit(bit, req->early);
+	req->nr_early++;
+	rue_stat_inc(qp->rdev, RUE_STAT_READ_EARLY);
+
+	if (req->nr_early >= RUE_EARLY_REWIND && req->nak_psn != req->una_psn) {
+		rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+		rue_req_rewind(qp);
+	}
+}
+
+/*
+ * una_psn moved from @una: forget the early packets it passed by other
+ * means (an ACK, an error), then take those it has reached, in order.
+ */
+static void rue_req_early_take(struct rue_qp *qp, u32 una)
+{
+	struct rue_req *req = &qp->req;
+	s32 moved = rue_psn_diff(req->una_psn, una);
+	struct rue_swqe *w;
+
+	if (!req->nr_early)
+		return;
+	if (moved < 0 || moved >= RUE_EARLY_BITS) {
+		rue_req_early_clear(req);
+		return;
+	}
+	for (; una != req->una_psn; una = rue_psn_add(una, 1))
+		if (__test_and_clear_bit(una % RUE_EARLY_BITS, req->early))
+			req->nr_early--;
+
+	while (req->nr_early &&
+	       __test_and_clear_bit(req->una_psn % RUE_EARLY_BITS, req->early)) {
+		req->nr_early--;
+		w = rue_req_oldest(qp);
+		if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
+		    rue_psn_add(w->first_psn, w->read_done / qp->mtu) !=
+		    req->una_psn) {
+			rue_req_early_clear(req);
+			return;
+		}
+		if (req->una_psn == w->last_psn) {
+			w->read_done = w->sqe.length;
+			w->done = 1;
+			req->rd_atomic--;
+		} else {
+			w->read_done += qp->mtu;
+		}
+		req->una_psn = rue_psn_add(req->una_psn, 1);
+	}
+}
+
+/* An RDMA READ response: the payload goes to the WQE that asked for it. */
 static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 {
 	struct rue_req *req = &qp->req;
 	struct rue_swqe *w;
 	bool first = pkt->mask & RUE_OPM_FIRST, last = pkt->mask & RUE_OPM_LAST;
+	bool in_order;
 	u32 left;
+
+	w = rue_req_find(qp, pkt->psn, &in_order);
+	if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
+	    rue_psn_diff(pkt->psn, req->una_psn) < RUE_EARLY_BITS) {
+		s32 ahead = rue_psn_diff(pkt->psn, rue_psn_add(w->first_psn,
+							w->read_done / qp->mtu));
+
+		if (ahead > 0 || (!ahead && !in_order)) {
+			rue_req_read_early(qp, w, pkt);
+			return;
+		}
+	}
 
 	/* Responses come in order: earlier SENDs and WRITEs arrived. */
 	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
@@ -771,6 +919,7 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
 		rue_req_atomic_ack(qp, pkt);
 	else
 		rue_req_ack(qp, pkt);
+	rue_req_early_take(qp, una);
 
 	if (rue_sq_retire(qp))
 		*error = true;
@@ -879,6 +1028,8 @@ void rue_req_start(struct rue_qp *qp)
 	req->una_psn = req->psn;
 	req->ackreq_psn = req->psn;
 	req->nak_psn = req->psn - 1;
+	bitmap_zero(req->early, RUE_EARLY_BITS);
+	req->nr_early = 0;
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->rnr_wait = false;
