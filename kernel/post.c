@@ -197,6 +197,8 @@ static void rue_post_doorbell(struct rue_qp *qp)
 		rue_qp_kick(qp);
 	else if (READ_ONCE(qp->state) == IB_QPS_ERR)
 		rue_qp_flush(qp);
+	else if (qp->user)
+		rue_qp_doorbell(qp);
 	else
 		rue_qp_run(qp);
 }

@@ -25,6 +25,8 @@
  * and waits for the last reference.
  */
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/stat.h>
 #include <rdma/ib_cache.h>
 #include <rdma/uverbs_ioctl.h>
 
@@ -48,6 +50,14 @@
 
 #define RUE_TX_BUDGET		64	/* packets per inline run */
 #define RUE_TX_BUDGET_WORK	256	/* per run from the workqueue */
+
+static unsigned int tx_poll_us = 50;
+module_param(tx_poll_us, uint, 0644);
+MODULE_PARM_DESC(tx_poll_us,
+		 "after a doorbell, poll the send queue of a QP with a local peer for this many us without a post (0: never)");
+
+/* A poller that found its CPU busy: none for this long. */
+#define RUE_POLL_BACKOFF	msecs_to_jiffies(10)
 
 struct rue_qp *rue_qp_get(struct rue_dev *rdev, u32 qpn)
 {
@@ -346,6 +356,88 @@ static void rue_qp_tx_work(struct work_struct *work)
 	rue_qp_run_budget(qp, RUE_TX_BUDGET_WORK);
 }
 
+/*
+ * Polling the send queue.  A user QP's doorbell runs the engine in the
+ * poster's system call, which is cheapest for one message at a time.  A
+ * stream of small messages to a local peer (delivered in memory, no
+ * wire) is then bound by one CPU doing the application, a system call
+ * per post and the whole transport.  So after a doorbell such a QP is
+ * also watched by a poller from the unbound workqueue - on an idle CPU
+ * if there is one - which keeps the SQ armed (posts need no doorbell,
+ * RUE_SQ_F_KERNEL_ARMED) and runs the engine whenever the producer index
+ * moves: the application and the transport then run on two CPUs.
+ *
+ * The poller stops after tx_poll_us without a post, and at once when its
+ * CPU has other work (single_task_running(), need_resched()); then none
+ * starts for RUE_POLL_BACKOFF, so where every CPU is busy (both ends of
+ * a latency test spin) it costs one wakeup per backoff, not per post.
+ * Only local peers: on a wire, packets of one QP sent from two CPUs can
+ * be reordered (per-CPU backlogs and transmit queues), which costs more
+ * than the poller saves.
+ *
+ * Stopping: RUE_TX_POLL is cleared before a last run, which disarms the
+ * SQ and looks at the producer index once more (the handshake in the
+ * ABI header), so no post is left behind.
+ */
+static void rue_qp_poll_work(struct work_struct *work)
+{
+	struct rue_qp *qp = container_of(work, struct rue_qp, poll_work);
+	const u32 *prodp = &qp->req.ring.hdr->prod;
+	u64 idle_ns = (u64)READ_ONCE(tx_poll_us) * NSEC_PER_USEC;
+	u64 last = ktime_get_ns();
+	u32 prod = READ_ONCE(*prodp) - 1, p;
+
+	while (READ_ONCE(qp->state) == IB_QPS_RTS) {
+		if (!single_task_running() || need_resched()) {
+			WRITE_ONCE(qp->poll_after, jiffies + RUE_POLL_BACKOFF);
+			break;
+		}
+		/* the index before the run: a post after it is seen next time */
+		p = READ_ONCE(*prodp);
+		if (p != prod) {
+			prod = p;
+			rue_qp_run_budget(qp, RUE_TX_BUDGET_WORK);
+			last = ktime_get_ns();
+			continue;
+		}
+		if (ktime_get_ns() - last > idle_ns)
+			break;
+		cpu_relax();
+	}
+	clear_bit(RUE_TX_POLL, &qp->tx_bits);
+	/* POLL cleared before the run that disarms looks at the ring */
+	smp_mb__after_atomic();
+	rue_qp_run(qp);
+}
+
+/* After a doorbell: have a poller watch the SQ, if that pays. */
+static void rue_qp_poll_start(struct rue_qp *qp)
+{
+	if (!READ_ONCE(tx_poll_us) || !qp->user ||
+	    qp->ibqp.qp_type != IB_QPT_RC || !READ_ONCE(qp->loop) ||
+	    READ_ONCE(qp->state) != IB_QPS_RTS ||
+	    time_before(jiffies, READ_ONCE(qp->poll_after)) ||
+	    test_and_set_bit(RUE_TX_POLL, &qp->tx_bits))
+		return;
+	spin_lock_bh(&qp->req.lock);
+	rue_req_set_armed(qp, true);
+	spin_unlock_bh(&qp->req.lock);
+	queue_work(system_unbound_wq, &qp->poll_work);
+}
+
+/**
+ * rue_qp_doorbell() - a user QP's send doorbell: run the engine now and,
+ * for a local peer, poll for the posts that follow
+ * @qp: the QP
+ *
+ * Process context.
+ */
+void rue_qp_doorbell(struct rue_qp *qp)
+{
+	rue_qp_run(qp);
+	rue_qp_poll_start(qp);
+}
+
 /* ------------------------------------------------------------------ */
 /* Creation                                                            */
 
@@ -526,6 +618,7 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->resp.lock);
 	spin_lock_init(&qp->post_lock);
 	INIT_WORK(&qp->tx_work, rue_qp_tx_work);
+	INIT_WORK(&qp->poll_work, rue_qp_poll_work);
 	INIT_LIST_HEAD(&qp->txq_node);
 	INIT_WORK(&qp->err_work, rue_qp_err_work);
 	rue_req_init(qp);
@@ -600,6 +693,8 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	wait_for_completion(&qp->released);
 	rue_req_stop(qp);
 	rue_cc_qp_stop(qp);
+	/* in ERR a poller stops at once; its last run may queue tx_work */
+	cancel_work_sync(&qp->poll_work);
 	cancel_work_sync(&qp->tx_work);
 	/* a run before the cancel may have armed pacing: its kick is next */
 	rue_cc_qp_stop(qp);

@@ -144,6 +144,7 @@ struct rue_resp {
 enum rue_qp_tx_bits {
 	RUE_TX_RUNNING,
 	RUE_TX_PENDING,
+	RUE_TX_POLL,		/* a poller watches the SQ (rue_qp_poll_work()) */
 };
 
 /* Work found under a lock, done by rue_qp_notify() once unlocked. */
@@ -186,6 +187,8 @@ struct rue_qp {
 	unsigned long tx_bits;		/* enum rue_qp_tx_bits */
 	unsigned long pend_bits;	/* enum rue_qp_pend_bits */
 	struct work_struct tx_work;
+	struct work_struct poll_work;	/* on system_unbound_wq */
+	unsigned long poll_after;	/* jiffies: no poller before */
 	struct work_struct err_work;	/* flush after an error in softirq */
 	struct list_head txq_node;	/* waiting for room (txq.c) */
 	struct rue_qp_cc cc;		/* rate control (cc.c) */
@@ -225,6 +228,7 @@ void rue_qp_put(struct rue_qp *qp);
 void rue_qp_kick(struct rue_qp *qp);
 void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list);
 void rue_qp_run(struct rue_qp *qp);
+void rue_qp_doorbell(struct rue_qp *qp);
 void rue_qp_error(struct rue_qp *qp);
 void rue_qp_sq_error(struct rue_qp *qp);
 void rue_qp_flush(struct rue_qp *qp);

@@ -405,10 +405,11 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 
 /*
  * Whether the transmitter will look at the ring again without a
- * doorbell: yes while an ACK, a timer or a queued run is due.  See
- * RUE_SQ_F_KERNEL_ARMED in the ABI header for the handshake.
+ * doorbell: yes while an ACK, a timer, a queued run or a poller is due.
+ * See RUE_SQ_F_KERNEL_ARMED in the ABI header for the handshake.
+ * req.lock held.
  */
-static void rue_req_set_armed(struct rue_qp *qp, bool armed)
+void rue_req_set_armed(struct rue_qp *qp, bool armed)
 {
 	u32 *flags = &qp->req.ring.hdr->flags;
 
@@ -440,6 +441,9 @@ int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 		if (req->cur == req->head) {
 			if (qp->state == IB_QPS_SQD || !rue_sq_fetch(qp)) {
 				if (req->una_psn != req->psn || req->bad_prod)
+					break;
+				/* A poller looks again; it disarms when it stops. */
+				if (test_bit(RUE_TX_POLL, &qp->tx_bits))
 					break;
 				/* Idle: disarm, then look once more. */
 				rue_req_set_armed(qp, false);
