@@ -75,6 +75,7 @@ struct rue_req {
 	bool bad_prod;			/* the ring's producer index lied */
 	u32 nak_psn;			/* una_psn of the last implied NAK */
 	u32 nr_early;			/* bits set in early */
+	u32 early_pkts;			/* placed early since una_psn moved */
 	/* READ responses placed ahead of una_psn: bit psn % RUE_EARLY_BITS */
 	DECLARE_BITMAP(early, RUE_EARLY_BITS);
 	struct hrtimer rto_timer;	/* retransmission (IBTA 9.7.6.1.3) */

@@ -693,8 +693,8 @@ static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
  * is dropped, to be judged again when it comes in order.
  *
  * A packet lost for good leaves a hole that early packets pile up
- * behind; at RUE_EARLY_REWIND of them the requester goes back for it,
- * once per una_psn, as for any implied NAK.
+ * behind; at RUE_EARLY_REWIND of them since una_psn last moved the
+ * requester goes back for it, once per una_psn, as for any implied NAK.
  */
 #define RUE_EARLY_REWIND	16
 
@@ -724,23 +724,24 @@ static struct rue_swqe *rue_req_find(struct rue_qp *qp, u32 psn, bool *in_order)
 	return NULL;
 }
 
-/* Place a READ response packet that arrived ahead of una_psn. */
+/*
+ * Place a READ response packet that arrived ahead of una_psn; its last
+ * PSN is within RUE_EARLY_BITS of una_psn.  A local peer's packets may
+ * carry several MTUs (pkt->nseg), and then set as many bits.
+ */
 static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
 			       struct rue_pkt *pkt)
 {
 	struct rue_req *req = &qp->req;
-	u32 bit = pkt->psn % RUE_EARLY_BITS;
+	u32 end = rue_psn_add(pkt->psn, pkt->nseg - 1);
 	u32 off = rue_psn_diff(pkt->psn, w->first_psn) * qp->mtu;
 	bool last = pkt->mask & RUE_OPM_LAST;
-	bool at_end = pkt->psn == w->last_psn;
+	bool at_end = end == w->last_psn;
+	u32 psn, n = 0;
 
-	if (test_bit(bit, req->early)) {
-		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
-		return;
-	}
-	/* One packet at its PSN's offset: a full MTU, or the READ's end. */
-	if (pkt->nseg != 1 || last != at_end ||
-	    pkt->paylen != (last ? w->sqe.length - off : qp->mtu)) {
+	/* At its PSN's offset: whole MTUs, or up to the READ's end. */
+	if (!pkt->nseg || rue_psn_diff(end, w->last_psn) > 0 || last != at_end ||
+	    pkt->paylen != (last ? w->sqe.length - off : pkt->nseg * qp->mtu)) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
 		return;
 	}
@@ -748,11 +749,14 @@ static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
 	    rue_sgl_from_skb(w->sg, w->num_sge, off, pkt->skb, pkt->pay_off,
 			     pkt->paylen))
 		return;
-	__set_bit(bit, req->early);
-	req->nr_early++;
+	for (psn = pkt->psn; n < pkt->nseg; psn = rue_psn_add(psn, 1), n++)
+		if (!__test_and_set_bit(psn % RUE_EARLY_BITS, req->early))
+			req->nr_early++;
 	rue_stat_inc(qp->rdev, RUE_STAT_READ_EARLY);
 
-	if (req->nr_early >= RUE_EARLY_REWIND && req->nak_psn != req->una_psn) {
+	/* packets, not PSNs: a local peer's packet holds many MTUs */
+	if (++req->early_pkts >= RUE_EARLY_REWIND &&
+	    req->nak_psn != req->una_psn) {
 		rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
 		rue_req_rewind(qp);
 	}
@@ -810,7 +814,8 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 
 	w = rue_req_find(qp, pkt->psn, &in_order);
 	if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
-	    rue_psn_diff(pkt->psn, req->una_psn) < RUE_EARLY_BITS) {
+	    rue_psn_diff(rue_psn_add(pkt->psn, pkt->nseg - 1), req->una_psn) <
+	    RUE_EARLY_BITS) {
 		s32 ahead = rue_psn_diff(pkt->psn, rue_psn_add(w->first_psn,
 							w->read_done / qp->mtu));
 
@@ -930,6 +935,7 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
 	if (req->una_psn != una || req->tail != tail) {
 		req->retry_left = qp->attr.retry_cnt;
 		req->nak_psn = req->una_psn - 1;
+		req->early_pkts = 0;
 		rue_req_arm_rto(qp, true);
 	}
 	spin_unlock_bh(&req->lock);
@@ -1034,6 +1040,7 @@ void rue_req_start(struct rue_qp *qp)
 	req->nak_psn = req->psn - 1;
 	bitmap_zero(req->early, RUE_EARLY_BITS);
 	req->nr_early = 0;
+	req->early_pkts = 0;
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->rnr_wait = false;
