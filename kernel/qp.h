@@ -72,6 +72,7 @@ struct rue_req {
 	u8 rnr_left;
 	bool rnr_wait;			/* an RNR NAK holds us until the timer */
 	bool drained_event;		/* SQD: SQ_DRAINED sent */
+	bool last_small;		/* the last WQE fetched fits a packet */
 	bool bad_prod;			/* the ring's producer index lied */
 	u32 nak_psn;			/* una_psn of the last implied NAK */
 	u32 nr_early;			/* bits set in early */

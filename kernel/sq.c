@@ -185,6 +185,7 @@ bool rue_sq_fetch(struct rue_qp *qp)
 	w->status = rue_sq_check(qp, w, slot);
 	if (w->status != IB_WC_SUCCESS)
 		w->done = 1;
+	WRITE_ONCE(req->last_small, w->sqe.length <= qp->mtu);
 	req->head++;
 	return true;
 }
