@@ -4,7 +4,9 @@
 // queue, and several QPs at once sharing CQs, all verified.
 #include <arpa/inet.h>
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "tests/fixture.h"
@@ -261,6 +263,42 @@ TEST_P(RcStress, ManyLargeReads) {
           << "READ " << i;
     }
   }
+}
+
+// Small posts with pauses around the kernel's send queue poller idle
+// time (tx_poll_us, 50 us by default): each post lands while a poller
+// runs, while it stops, or after, when it needs a doorbell.  A post lost
+// in that handshake (RUE_SQ_F_KERNEL_ARMED) never completes.
+TEST_P(RcStress, SmallPostsAcrossPollerStops) {
+  constexpr uint32_t kWrites = 600, kSize = 48;
+  RcPair p;
+  ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, {}, {}, &p));
+  Region l, r;
+  ASSERT_NO_FATAL_FAILURE(
+      MakeRegion(p.a.pd.get(), kWrites * kSize, kAllAccess, &l));
+  ASSERT_NO_FATAL_FAILURE(
+      MakeRegion(p.b.pd.get(), kWrites * kSize, kAllAccess, &r));
+  FillRandom(l.buf.span(), 61);
+  FillRandom(r.buf.span(), 62);
+
+  std::vector<ibv_wc> wcs;
+  uint32_t seed = 7;
+  for (uint32_t i = 0; i < kWrites; i++) {
+    seed = seed * 1103515245 + 12345;
+    // 0 to 120 us, and now and then two posts back to back
+    const auto pause = std::chrono::microseconds((seed >> 16) % 121);
+    ibv_sge s = l.sge(i * kSize, kSize);
+    ibv_send_wr wr = RdmaWr(i, IBV_WR_RDMA_WRITE, &s, 1,
+                            r.addr(i * kSize), r.rkey());
+    ASSERT_EQ(PostSend(p.a.qp.get(), &wr), 0) << "WR " << i;
+    if (i % 7 == 3) continue;
+    ASSERT_TRUE(PollCq(p.a.scq.get(), i % 7 == 4 ? 2 : 1, &wcs, Deadline()))
+        << "WRITE " << i << " never completed";
+    for (const ibv_wc& wc : wcs)
+      ASSERT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
+    std::this_thread::sleep_for(pause);
+  }
+  EXPECT_TRUE(SameBytes(l.buf.span(), r.buf.span()));
 }
 
 RUE_TOPOLOGIES(RcStress);
