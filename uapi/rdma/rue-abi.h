@@ -76,8 +76,8 @@ struct rue_ring_hdr {
 
 /*
  * Send queue flags, written by the kernel.  While RUE_SQ_F_KERNEL_ARMED is
- * set the kernel is guaranteed to look at prod again (an ACK, a timer or a
- * queued worker is pending), so a post needs no doorbell.  The provider
+ * set the kernel is guaranteed to look at prod again (an ACK, a timer, a
+ * queued worker or a poller is pending), so a post needs no doorbell.  The provider
  * publishes prod, issues a full barrier, then reads flags; the kernel
  * clears the bit, issues a full barrier, then reads prod once more before
  * going idle.  One of the two always sees the other's write.
