@@ -745,11 +745,19 @@ static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
 		return;
 	}
+	/* placed already (a duplicate, or asked for again): nothing new */
+	for (psn = pkt->psn; n < pkt->nseg; psn = rue_psn_add(psn, 1), n++)
+		if (!test_bit(psn % RUE_EARLY_BITS, req->early))
+			break;
+	if (n == pkt->nseg) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		return;
+	}
 	if (pkt->paylen &&
 	    rue_sgl_from_skb(w->sg, w->num_sge, off, pkt->skb, pkt->pay_off,
 			     pkt->paylen))
 		return;
-	for (psn = pkt->psn; n < pkt->nseg; psn = rue_psn_add(psn, 1), n++)
+	for (psn = pkt->psn, n = 0; n < pkt->nseg; psn = rue_psn_add(psn, 1), n++)
 		if (!__test_and_set_bit(psn % RUE_EARLY_BITS, req->early))
 			req->nr_early++;
 	rue_stat_inc(qp->rdev, RUE_STAT_READ_EARLY);
