@@ -54,6 +54,9 @@ t_setup() {
 # to the netem band): rdma_cm's MADs are RoCEv2 UD datagrams to QP1 and
 # are impaired too (the MAD layer retries them), while the out-of-band
 # TCP exchange of perftest and pingpong is not.
+#
+# With SPARE_ACKS set, ACKs and NAKs (BTH opcode 0x11, the first byte
+# after the UDP header) skip the netem band.
 impair() {
 	local ns dev
 	for ns in "$A:l0" "$B:l1"; do
@@ -64,13 +67,32 @@ impair() {
 		tc -n "$ns" qdisc add dev "$dev" root handle 1: prio bands 3 \
 			priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 &&
 		tc -n "$ns" qdisc add dev "$dev" parent 1:3 handle 30: netem \
-			limit 100000 "$@" &&
-		tc -n "$ns" filter add dev "$dev" parent 1: protocol ip prio 1 u32 \
+			limit 100000 "$@" || return 1
+		if [ -n "${SPARE_ACKS:-}" ]; then
+			tc -n "$ns" filter add dev "$dev" parent 1: protocol ip prio 1 u32 \
+				match ip protocol 17 0xff match ip dport 4791 0xffff \
+				match u8 0x11 0xff at 28 flowid 1:2 &&
+			tc -n "$ns" filter add dev "$dev" parent 1: protocol ipv6 prio 2 u32 \
+				match ip6 protocol 17 0xff match ip6 dport 4791 0xffff \
+				match u8 0x11 0xff at 48 flowid 1:2 || return 1
+		fi
+		tc -n "$ns" filter add dev "$dev" parent 1: protocol ip prio 3 u32 \
 			match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:3 &&
-		tc -n "$ns" filter add dev "$dev" parent 1: protocol ipv6 prio 2 u32 \
+		tc -n "$ns" filter add dev "$dev" parent 1: protocol ipv6 prio 4 u32 \
 			match ip6 protocol 17 0xff match ip6 dport 4791 0xffff flowid 1:3 ||
 			return 1
 	done
+}
+
+# ibv_rc_pingpong's server sends the last message and waits for its ACK
+# while the client, which has the message, exits; the client waits for
+# the ACK of its own last message while the server may exit.  A lost
+# final ACK then meets a QP that is gone, and the sender fails with
+# RETRY_EXC_ERR, as over any RC transport (seen once on 6.12).  Lost
+# data is asked for while both ends still wait, so these cases lose data
+# only; the others lose ACKs too.
+spare_acks() {
+	SPARE_ACKS=1 "$@"
 }
 
 # Sum of a counter over both devices.
@@ -181,8 +203,8 @@ run_test "setup" t_setup
 run_test "1% loss: verbs data cases, data checked" loss_case v "$L1" t_verbs
 run_test "1% loss: recovery ran (retransmits, sequence NAKs)" \
 	expect retransmits out_of_sequence_nak_sent
-run_test "1% loss: ibv_rc_pingpong -c" loss_case p "$L1" pingpong
-run_test "1% loss: ibv_rc_pingpong -c over IPv6" loss_case p "$L1" pingpong6
+run_test "1% loss: ibv_rc_pingpong -c" spare_acks loss_case p "$L1" pingpong
+run_test "1% loss: ibv_rc_pingpong -c over IPv6" spare_acks loss_case p "$L1" pingpong6
 run_test "1% loss: ib_write_bw 1 MiB" loss_case w "$L1" perftest ib_write_bw -s 1048576 -n 20
 run_test "1% loss: ib_read_bw 1 MiB" loss_case r "$L1" perftest ib_read_bw -s 1048576 -n 20
 run_test "1% loss: ib_send_bw 64 KiB" loss_case s "$L1" perftest ib_send_bw -s 65536 -n 200
