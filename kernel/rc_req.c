@@ -482,6 +482,12 @@ static bool rue_req_started(struct rue_qp *qp, u32 index)
 	return d < 0 || (d == 0 && qp->req.cur_off);
 }
 
+/* The PSN of the next READ response @w takes in order. */
+static u32 rue_req_read_next(struct rue_qp *qp, const struct rue_swqe *w)
+{
+	return rue_psn_add(w->first_psn, w->read_done / qp->mtu);
+}
+
 /* Forget every READ response placed early (rue_req_read_early()). */
 static void rue_req_early_clear(struct rue_req *req)
 {
@@ -515,7 +521,7 @@ static void rue_req_rewind(struct rue_qp *qp)
 	}
 
 	if (w->sqe.opcode == RUE_WR_RDMA_READ) {
-		req->una_psn = rue_psn_add(w->first_psn, w->read_done / qp->mtu);
+		req->una_psn = rue_req_read_next(qp, w);
 		req->cur_off = 0;
 	} else if (rue_is_data(w->sqe.opcode) &&
 		   rue_psn_diff(req->una_psn, w->first_psn) > 0) {
@@ -795,8 +801,7 @@ static void rue_req_early_take(struct rue_qp *qp, u32 una)
 		req->nr_early--;
 		w = rue_req_oldest(qp);
 		if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
-		    rue_psn_add(w->first_psn, w->read_done / qp->mtu) !=
-		    req->una_psn) {
+		    rue_req_read_next(qp, w) != req->una_psn) {
 			rue_req_early_clear(req);
 			return;
 		}
@@ -824,8 +829,7 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 	if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
 	    rue_psn_diff(rue_psn_add(pkt->psn, pkt->nseg - 1), req->una_psn) <
 	    RUE_EARLY_BITS) {
-		s32 ahead = rue_psn_diff(pkt->psn, rue_psn_add(w->first_psn,
-							w->read_done / qp->mtu));
+		s32 ahead = rue_psn_diff(pkt->psn, rue_req_read_next(qp, w));
 
 		if (ahead > 0 || (!ahead && !in_order)) {
 			rue_req_read_early(qp, w, pkt);
@@ -838,7 +842,7 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 		return;
 	w = rue_req_oldest(qp);
 	if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
-	    pkt->psn != rue_psn_add(w->first_psn, w->read_done / qp->mtu)) {
+	    pkt->psn != rue_req_read_next(qp, w)) {
 		/* A response went missing: go back once for it. */
 		if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
 		    req->nak_psn != req->una_psn) {
