@@ -47,12 +47,36 @@ struct rue_alloc_ucontext_cmd {
 	__aligned_u64 comp_mask;
 };
 
+/*
+ * What UET QPs of this device can do (rue_alloc_ucontext_resp.uet_caps).
+ * A bit is set only when the kernel implements it; librue reports them
+ * through ruedv_query_device().
+ */
+enum rue_uet_caps {
+	RUE_UET_CAP_RUD = 1 << 0,	/* reliable unordered delivery */
+	RUE_UET_CAP_ROD = 1 << 1,	/* reliable ordered delivery */
+	RUE_UET_CAP_SEND = 1 << 2,
+	RUE_UET_CAP_WRITE = 1 << 3,
+	RUE_UET_CAP_READ = 1 << 4,
+	RUE_UET_CAP_IMM64 = 1 << 5,	/* 64-bit header data (immediate) */
+	RUE_UET_CAP_KEY64 = 1 << 6,	/* 64-bit memory keys */
+	RUE_UET_CAP_JOB_MR = 1 << 7,	/* MRs restricted to one job */
+};
+
+enum rue_alloc_ucontext_resp_mask {
+	RUE_ALLOC_UCONTEXT_RESP_UET = 1 << 0,	/* uet_* fields valid */
+};
+
 struct rue_alloc_ucontext_resp {
 	__aligned_u64 comp_mask;
 	__u32 ring_abi;		/* RUE_RING_ABI */
 	__u32 caps;		/* enum rue_ctx_caps */
 	__u32 max_inline;	/* largest inline send, bytes */
 	__u32 max_sge;		/* largest num_sge of a WQE */
+	__u32 uet_caps;		/* enum rue_uet_caps */
+	__u32 uet_max_msg;	/* largest UET message, bytes */
+	__u32 uet_max_entropy;	/* largest uet_entropy at create_qp */
+	__u32 reserved;
 };
 
 /* ------------------------------------------------------------------ */
@@ -144,12 +168,16 @@ struct rue_sqe {
 	 */
 	__aligned_u64 imm;
 	__aligned_u64 remote_addr;
-	__aligned_u64 rkey;	/* UD: remote Q_Key */
+	__aligned_u64 rkey;	/* UD: remote Q_Key; UET: 64-bit key */
 	__aligned_u64 compare_add;
 	__aligned_u64 swap;
-	__u32 ah;		/* UD: address handle number */
-	__u32 remote_qpn;	/* UD */
+	__u32 ah;		/* UD, UET: address handle number */
+	__u32 remote_qpn;	/* UD; UET: RUE_UET_ADDR() of the peer */
 };
+/*
+ * UET send WQEs: SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM and
+ * RDMA_READ; imm is the 64-bit SES header data (all 64 bits are sent).
+ */
 
 /* A receive queue slot: this header, then num_sge struct rue_sge. */
 struct rue_rqe {
@@ -192,8 +220,8 @@ struct rue_cqe {
 	__u32 vendor_err;
 	__u16 pkey_index;
 	__u8 reserved0[2];
-	__u32 initiator;	/* UET */
-	__u32 job_id;		/* UET */
+	__u32 initiator;	/* UET: the SES initiator field */
+	__u32 job_id;		/* UET: the job the message came in */
 	__u8 reserved1[16];
 };
 
@@ -230,15 +258,42 @@ enum rue_driver_qp_type {
 	RUE_DRIVER_QPT_UET = 1,
 };
 
-enum rue_create_qp_cmd_mask {
-	RUE_CREATE_QP_CMD_DRIVER = 1 << 0,	/* driver_qp_type is valid */
+/* UET delivery modes (UE 1.0.1 section 3.5: PDS). */
+enum rue_uet_mode {
+	RUE_UET_MODE_RUD = 0,	/* reliable, unordered: sprayed */
+	RUE_UET_MODE_ROD = 1,	/* reliable, ordered: one path */
 };
 
+enum rue_create_qp_cmd_mask {
+	RUE_CREATE_QP_CMD_DRIVER = 1 << 0,	/* driver_qp_type is valid */
+	RUE_CREATE_QP_CMD_UET = 1 << 1,		/* uet_* fields are valid */
+};
+
+/*
+ * A UET QP (driver_qp_type RUE_DRIVER_QPT_UET) is reliable and
+ * unconnected: one QP talks to many peers, each send WQE naming its peer
+ * (rue_sqe.ah, and in rue_sqe.remote_qpn the peer's endpoint address
+ * RUE_UET_ADDR(pid_on_fep, resource_index)).  It belongs to one job,
+ * which an administrator must have granted to its creator.
+ */
 struct rue_create_qp_cmd {
 	__aligned_u64 comp_mask;
 	__u32 driver_qp_type;	/* enum rue_driver_qp_type */
 	__u32 reserved;
+	__u32 uet_job_id;	/* 24 bits */
+	__u8 uet_mode;		/* enum rue_uet_mode */
+	__u8 uet_entropy;	/* RUD: UDP source ports to spray over; 0: 1 */
+	__u16 uet_resource_index; /* 12 bits, carried in every request */
 };
+
+/*
+ * A UET endpoint address as it travels in rue_sqe.remote_qpn and
+ * rue_cqe.src_qp: resource index in bits 23:12, PIDonFEP in bits 11:0
+ * (the layout of the libibverbs UET RFC's QPN).
+ */
+#define RUE_UET_ADDR(pid, ri)	((((ri) & 0xfffU) << 12) | ((pid) & 0xfffU))
+#define RUE_UET_ADDR_PID(a)	((a) & 0xfffU)
+#define RUE_UET_ADDR_RI(a)	(((a) >> 12) & 0xfffU)
 
 struct rue_create_qp_resp {
 	__aligned_u64 comp_mask;
@@ -252,6 +307,37 @@ struct rue_create_qp_resp {
 	__u32 rqe_size;
 	__u32 max_inline;
 	__u32 reserved;
+	/* RUE_CREATE_QP_RESP_UET */
+	__u32 uet_addr;			/* RUE_UET_ADDR() of this QP */
+	__u32 uet_job_id;
+};
+
+enum rue_create_qp_resp_mask {
+	RUE_CREATE_QP_RESP_UET = 1 << 0,	/* uet_* fields are valid */
+};
+
+enum rue_reg_mr_cmd_mask {
+	RUE_REG_MR_CMD_JOB = 1 << 0,	/* only job_id's UET QPs may use it */
+};
+
+struct rue_reg_mr_cmd {
+	__aligned_u64 comp_mask;
+	__u32 job_id;
+	__u32 reserved;
+};
+
+enum rue_reg_mr_resp_mask {
+	RUE_REG_MR_RESP_KEY64 = 1 << 0,	/* key64 is valid */
+};
+
+/*
+ * key64 is the MR's 64-bit UET memory key: a random upper half that the
+ * kernel never reveals otherwise, over the 32-bit rkey.  A UET request
+ * naming this MR must carry all 64 bits.
+ */
+struct rue_reg_mr_resp {
+	__aligned_u64 comp_mask;
+	__aligned_u64 key64;
 };
 
 struct rue_create_srq_cmd {
