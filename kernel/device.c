@@ -368,6 +368,7 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	free_percpu(rdev->stats);
 	rue_pfc_free(rdev);
 	rue_cc_dev_free(rdev);
+	rue_uet_dev_free(rdev);
 	rue_jobs_destroy(&rdev->jobs);
 	put_user_ns(rdev->user_ns);
 	netdev_put(rdev->ndev, &rdev->ndev_tracker);
@@ -487,6 +488,7 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	rue_txq_init(rdev);
 	rue_pfc_init(rdev);
 	rue_jobs_init(&rdev->jobs);
+	rue_uet_dev_init(rdev);
 	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);

@@ -11,6 +11,7 @@
 
 #include "cc.h"
 #include "job.h"
+#include "pds.h"
 #include "pfc.h"
 #include "stats.h"
 #include "txq.h"
@@ -63,6 +64,7 @@ struct rue_dev {
 	u32 link_mbps;			/* netdev speed at creation, 0: unknown */
 
 	struct rue_jobs jobs;		/* UET jobs granted on the device */
+	struct rue_uet_dev uet;		/* UET endpoints and PDCs (pds.c) */
 
 	struct rue_stats __percpu *stats;
 	struct workqueue_struct *wq;	/* QP transmit work */
