@@ -68,6 +68,8 @@ static void rue_pdc_free_rcu(struct rcu_head *rcu)
 {
 	struct rue_pdc *pdc = container_of(rcu, struct rue_pdc, rcu);
 
+	/* the leak oracle of the tests, with "created" */
+	pr_debug("PDC %u freed\n", pdc->lid);
 	dst_cache_destroy(&pdc->dst_cache);
 	kfree(pdc);
 }
@@ -106,14 +108,23 @@ static struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
 
 		if (!id)
 			continue;
-		if (!xa_insert_bh(&rdev->uet.pdcs, id, pdc, GFP_ATOMIC)) {
+		/* reserved now, published by rue_pdc_publish() when set up */
+		if (!xa_insert_bh(&rdev->uet.pdcs, id, NULL, GFP_ATOMIC)) {
 			pdc->lid = id;
+			pr_debug("PDC %u created\n", id);
 			return pdc;
 		}
 	}
 	dst_cache_destroy(&pdc->dst_cache);
 	kfree(pdc);
 	return NULL;
+}
+
+/* Publish last: the receive path finds the PDC from here on. */
+static void rue_pdc_publish(struct rue_pdc *pdc)
+{
+	/* into the reserved slot: allocates nothing, cannot fail */
+	xa_store_bh(&pdc->rdev->uet.pdcs, pdc->lid, pdc, GFP_ATOMIC);
 }
 
 /* Unpublish: no new lookups; the caller's reference is dropped later. */
@@ -248,10 +259,11 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av)
 	pdc->next_psn = pdc->start_psn;
 	pdc->una_psn = pdc->start_psn;
 	pdc->sack_high = pdc->start_psn - 1;
-	pdc->rto_ms = uet_rto_ms;
+	pdc->rto_us = uet_rto_ms * USEC_PER_MSEC;
 	timer_setup(&pdc->rto, rue_pds_rto, 0);
 	hash_add(qp->uet.pdcs, &pdc->qp_node, h);
 	qp->uet.nr_pdcs++;
+	rue_pdc_publish(pdc);
 	return pdc;
 }
 
@@ -270,7 +282,33 @@ static void rue_pdc_arm_in(struct rue_pdc *pdc, unsigned long delay)
 
 static void rue_pdc_arm(struct rue_pdc *pdc)
 {
-	rue_pdc_arm_in(pdc, msecs_to_jiffies(pdc->rto_ms));
+	u32 us = min_t(u32, pdc->rto_us << min_t(u32, pdc->retries, 10),
+		       RUE_PDC_RTO_MAX_MS * USEC_PER_MSEC);
+
+	rue_pdc_arm_in(pdc, usecs_to_jiffies(us));
+}
+
+/*
+ * RTT of a request sent once (Karn: never of a resend), and the RTO from
+ * it as TCP computes one (RFC 6298), never below rue.uet_rto_ms: softirq
+ * and timer granularity in a busy guest say more than the RTT.
+ */
+static void rue_pdc_rtt(struct rue_pdc *pdc, const struct rue_pds_tx *tx)
+{
+	u64 d = ktime_get_ns() - tx->sent_ns;
+	u32 us = min_t(u64, div_u64(d, NSEC_PER_USEC), U32_MAX / 8);
+	u32 err;
+
+	if (!pdc->srtt_us) {
+		pdc->srtt_us = us;
+		pdc->rttvar_us = us / 2;
+	} else {
+		err = us > pdc->srtt_us ? us - pdc->srtt_us : pdc->srtt_us - us;
+		pdc->rttvar_us = (3 * pdc->rttvar_us + err) / 4;
+		pdc->srtt_us = (7 * pdc->srtt_us + us) / 8;
+	}
+	pdc->rto_us = max(pdc->srtt_us + 4 * pdc->rttvar_us,
+			  uet_rto_ms * USEC_PER_MSEC);
 }
 
 static void rue_pdc_disarm(struct rue_pdc *pdc)
@@ -293,7 +331,8 @@ struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc)
 	memset(tx, 0, sizeof(*tx));
 	tx->state = RUE_PDS_TX_SENT;
 	tx->sent = 1;
-	tx->sent_at = jiffies;
+	tx->epoch = pdc->epoch;
+	tx->sent_ns = ktime_get_ns();
 	pdc->next_psn++;
 	/* from the idle timer to the RTO */
 	if (idle)
@@ -360,7 +399,8 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 		if (!skb)
 			continue;	/* the RTO tries again */
 		tx->sent++;
-		tx->sent_at = jiffies;
+		tx->epoch = pdc->epoch;
+		tx->sent_ns = ktime_get_ns();
 		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RETRANSMITS);
 		rue_ses_queue(skb, pdc, psn);
 		__skb_queue_tail(out, skb);
@@ -414,9 +454,20 @@ void rue_pds_rto(struct timer_list *t)
 		kick = true;
 		goto out;
 	}
-	for (psn = pdc->una_psn; psn != pdc->next_psn; psn++)
-		rue_pdc_mark_retx(pdc, &pdc->win[psn % RUE_PDC_WIN]);
-	pdc->rto_ms = min(pdc->rto_ms * 2, RUE_PDC_RTO_MAX_MS);
+	/*
+	 * ROD goes back to the oldest and sends everything again.  RUD
+	 * sends the oldest only, as a probe: the ACK it draws carries a
+	 * SACK, and every hole it shows is sent again once in the new
+	 * epoch (rue_pdc_ini_ack()).
+	 */
+	pdc->epoch++;
+	if (pdc->mode == RUE_UET_MODE_ROD) {
+		for (psn = pdc->una_psn; psn != pdc->next_psn; psn++)
+			rue_pdc_mark_retx(pdc, &pdc->win[psn % RUE_PDC_WIN]);
+	} else {
+		rue_pdc_mark_retx(pdc, &pdc->win[pdc->una_psn % RUE_PDC_WIN]);
+	}
+	pdc->gbn_valid = false;
 	rue_pdc_arm(pdc);
 	kick = true;
 out:
@@ -440,6 +491,8 @@ static void rue_pdc_ack_one(struct rue_pdc *pdc, u32 psn, u8 status)
 	if (tx->state != RUE_PDS_TX_SENT)
 		return;
 	tx->state = RUE_PDS_TX_ACKED;
+	if (tx->sent == 1)
+		rue_pdc_rtt(pdc, tx);
 	if (tx->retx) {
 		tx->retx = 0;
 		pdc->nr_retx--;
@@ -520,7 +573,6 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 
 	if (pdc->una_psn != old_una) {
 		pdc->retries = 0;
-		pdc->rto_ms = uet_rto_ms;
 		if (pdc->una_psn == pdc->next_psn)
 			rue_pdc_arm_in(pdc, msecs_to_jiffies(uet_idle_ms));
 		else
@@ -534,9 +586,12 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 		     (s32)(pdc->sack_high - psn) >= RUE_DUP_THRESH; psn++) {
 			struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
 
-			/* once per RTT or so, not on every ACK */
+			/*
+			 * Once per RTO epoch: a resend lost again waits for
+			 * the next RTO, which opens a new epoch.
+			 */
 			if (tx->state == RUE_PDS_TX_SENT &&
-			    time_after_eq(jiffies, tx->sent_at + 1))
+			    (tx->sent == 1 || tx->epoch != pdc->epoch))
 				rue_pdc_mark_retx(pdc, tx);
 		}
 	}
@@ -554,8 +609,16 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 		return;
 	switch (n->nack_code) {
 	case RUE_NACK_ROD_OOO:
-		/* go back to the hole: the target drops what follows it */
-		for (p = pdc->una_psn; p != pdc->next_psn; p++)
+		/*
+		 * Go back to the hole: the target drops what follows it.  Once
+		 * per hole: the NACKs of the packets already behind it name
+		 * the same PSN (a lost resend is the RTO's).
+		 */
+		if (pdc->gbn_valid && pdc->gbn_psn == psn)
+			break;
+		pdc->gbn_valid = true;
+		pdc->gbn_psn = psn;
+		for (p = psn; p != pdc->next_psn; p++)
 			rue_pdc_mark_retx(pdc, &pdc->win[p % RUE_PDC_WIN]);
 		break;
 	case RUE_NACK_NO_SES_MSG_AVAIL:
@@ -649,6 +712,7 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 		pdc->rx_next = psn - psn_off;
 		hash_add(u->tgt, &pdc->tgt_node, h);
 		refcount_inc(&pdc->ref);
+		rue_pdc_publish(pdc);
 	}
 out:
 	spin_unlock_bh(&u->lock);
@@ -745,10 +809,17 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 		return;
 	}
 	if (pdc->mode == RUE_UET_MODE_ROD && d > 0) {
-		/* ROD delivers in order only: drop, name the hole (3.5.11) */
+		/*
+		 * ROD delivers in order only: drop, and name the hole once
+		 * (3.5.11); if the resend is lost too, the RTO resends.
+		 */
 		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DROP_SEQ);
-		rue_pds_nack_send(pdc->rdev, rx, pdc, pdc->rx_next,
-				  RUE_NACK_ROD_OOO);
+		if (!pdc->nak_valid || pdc->nak_psn != pdc->rx_next) {
+			pdc->nak_valid = true;
+			pdc->nak_psn = pdc->rx_next;
+			rue_pds_nack_send(pdc->rdev, rx, pdc, pdc->rx_next,
+					  RUE_NACK_ROD_OOO);
+		}
 		return;
 	}
 	if (close) {

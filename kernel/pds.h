@@ -42,7 +42,8 @@ struct rue_pds_tx {
 	u8 state;			/* enum rue_pds_tx_state */
 	u8 sent;			/* times sent */
 	u8 retx;			/* queued to be sent again */
-	unsigned long sent_at;		/* jiffies of the last send */
+	u8 epoch;			/* pdc->epoch of the last send */
+	u64 sent_ns;			/* ktime of the last send */
 };
 
 enum rue_pds_tx_state {
@@ -82,14 +83,19 @@ struct rue_pdc {
 	struct hlist_node qp_node;	/* in the QP's PDC hash */
 	bool syn;			/* the target's PDCID is not known yet */
 	bool closing;			/* CLOSE sent: no new requests */
-	u8 retries;			/* RTOs without progress */
+	u8 retries;			/* RTOs without progress: backoff */
 	u16 next_msg;
 	u32 start_psn;
 	u32 next_psn;			/* next new PSN */
 	u32 una_psn;			/* oldest unacknowledged */
 	u32 sack_high;			/* newest PSN the target has */
 	u32 nr_retx;			/* entries with retx set */
-	u32 rto_ms;
+	bool gbn_valid;			/* ROD: went back to gbn_psn */
+	u32 gbn_psn;
+	u8 epoch;			/* RTOs so far, mod 256 */
+	u32 srtt_us;			/* smoothed RTT, 0: no sample yet */
+	u32 rttvar_us;
+	u32 rto_us;			/* current RTO, before backoff */
 	struct timer_list rto;
 	struct rue_pds_tx win[RUE_PDC_WIN];	/* by PSN % RUE_PDC_WIN */
 
@@ -100,6 +106,8 @@ struct rue_pdc {
 	u32 ack_bytes;			/* since the last ACK */
 	u32 ooo;			/* arrived out of order */
 	u32 rcvd_bytes;
+	bool nak_valid;			/* ROD: NACKed the hole at nak_psn */
+	u32 nak_psn;
 	DECLARE_BITMAP(rx_bits, RUE_PDC_WIN);	/* PSN % WIN, ahead of rx_next */
 	struct rue_ses_rmsg *rmsg[RUE_PDC_WIN];	/* by message_id % WIN */
 };

@@ -10,6 +10,8 @@
 // grants kJob and kOtherJob on both devices to root before running us.
 #include <infiniband/ruedv.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <vector>
 
@@ -465,12 +467,13 @@ TEST_P(Uet, JobIsolation) {
   for (int i = 0; i < 8192; i++) ASSERT_EQ(buf.data()[i], 0x5a) << i;
 }
 
-TEST(UetCreate, UngrantedJobIsRefused) {
+// Creates a UET QP in @job on device A: 0 or the errno.
+int TryCreate(uint32_t job, uint8_t mode = RUEDV_UET_RUD) {
   Device& d = DevA();
   Pd pd(ibv_alloc_pd(d.ctx));
-  ASSERT_TRUE(pd);
+  if (!pd) return errno;
   CqEx cq = MakeCqEx(d.ctx, 16);
-  ASSERT_TRUE(cq);
+  if (!cq) return errno;
   ibv_qp_init_attr_ex ax{};
   ax.qp_type = IBV_QPT_DRIVER;
   ax.send_cq = ibv_cq_ex_to_cq(cq.get());
@@ -483,22 +486,26 @@ TEST(UetCreate, UngrantedJobIsRefused) {
   ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
   ax.send_ops_flags = IBV_QP_EX_WITH_SEND;
   ruedv_qp_init_attr ua{};
-  ua.job_id = kUngrantedJob;
+  ua.job_id = job;
+  ua.mode = mode;
   errno = 0;
   Qp qp(ruedv_create_qp(d.ctx, &ax, &ua, sizeof(ua)));
-  EXPECT_FALSE(qp);
-  EXPECT_EQ(errno, ENOENT);
-  ua.job_id = 1U << 24;  // not a job ID
-  errno = 0;
-  qp.reset(ruedv_create_qp(d.ctx, &ax, &ua, sizeof(ua)));
-  EXPECT_FALSE(qp);
-  EXPECT_EQ(errno, EINVAL);
-  ua.job_id = kJob;
-  ua.mode = 7;  // no such delivery mode
-  errno = 0;
-  qp.reset(ruedv_create_qp(d.ctx, &ax, &ua, sizeof(ua)));
-  EXPECT_FALSE(qp);
-  EXPECT_EQ(errno, EINVAL);
+  return qp ? 0 : errno;
+}
+
+// Run by selftests/rue_uet.sh as nobody, to whom only 0x4444 is granted.
+TEST(UetCreate, UnprivilegedUserOnlyInItsJob) {
+  if (geteuid() == 0) GTEST_SKIP() << "run as an unprivileged user";
+  EXPECT_EQ(TryCreate(0x4444), 0);
+  EXPECT_EQ(TryCreate(kJob), EPERM);
+  EXPECT_EQ(TryCreate(kUngrantedJob), ENOENT);
+}
+
+TEST(UetCreate, UngrantedJobIsRefused) {
+  EXPECT_EQ(TryCreate(kJob), 0);
+  EXPECT_EQ(TryCreate(kUngrantedJob), ENOENT);
+  EXPECT_EQ(TryCreate(1U << 24), EINVAL) << "not a job ID";
+  EXPECT_EQ(TryCreate(kJob, 7), EINVAL) << "no such delivery mode";
 }
 
 }  // namespace

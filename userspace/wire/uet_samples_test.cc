@@ -244,7 +244,7 @@ TEST(UetSamplesTest, PdsRudRequest) {
 // MakeRudRequestSynCc(..., use_rsv_pdc=1, psn_offset=0x876, ccc_id=0x77,
 // credit_target=0x887766).
 TEST(UetSamplesTest, PdsRudCcRequestSyn) {
-  const auto& req = std::get<PdsRequest>(Parse(kPdsFrames[3]).pds);
+  const auto req = std::get<PdsRequest>(Parse(kPdsFrames[3]).pds);
   EXPECT_TRUE(req.syn());
   EXPECT_EQ(PdcIdOrSyn::PdcInfo(req.dpdcid), PdcIdOrSyn::kUseReservedPdc);
   EXPECT_EQ(PdcIdOrSyn::PsnOffset(req.dpdcid), 0x876);
@@ -310,14 +310,14 @@ TEST(UetSamplesTest, PdsAckCc) {
 // MakeNackCcx(ecn_marked=0, RUD_ROD, INVALID_SYN, nccx_type=3,
 // nccx_ccx_state1=0xf, nccx_ccx_state2=0xedcba9876543210).
 TEST(UetSamplesTest, PdsNack) {
-  const auto& nack = std::get<PdsNack>(Parse(kPdsFrames[12]).pds);
+  const auto nack = std::get<PdsNack>(Parse(kPdsFrames[12]).pds);
   EXPECT_EQ(nack.prologue.flags,
             pds_flags::kM | pds_flags::kRetx | pds_flags::kNt);
   EXPECT_EQ(NackCodeName(nack.nack_code), "PDC_MODE_MISMATCH");
   EXPECT_EQ(nack.vendor_code, 0x87);
   EXPECT_EQ(nack.nack_psn, 0x99887766u);
   EXPECT_EQ(nack.payload, 0x56789abcu);
-  const auto& ccx = std::get<PdsNack>(Parse(kPdsFrames[13]).pds);
+  const auto ccx = std::get<PdsNack>(Parse(kPdsFrames[13]).pds);
   EXPECT_EQ(ccx.prologue.flags, pds_flags::kRetx);
   EXPECT_EQ(NackCodeName(ccx.nack_code), "INVALID_SYN");
   // nccx_type 3, state1 0xf, then state2's low 56 bits: ctypes drops the
@@ -330,14 +330,14 @@ TEST(UetSamplesTest, PdsNack) {
 // NEGOTIATION, retrans=1, probe_opaque=0x1234, use_rsv_pdc=1,
 // psn_offset=0x876).
 TEST(UetSamplesTest, PdsCtrl) {
-  const auto& ctrl = std::get<PdsCtrl>(Parse(kPdsFrames[14]).pds);
+  const auto ctrl = std::get<PdsCtrl>(Parse(kPdsFrames[14]).pds);
   EXPECT_EQ(ctrl.ctl_type(), CtlType::kCreditReq);
   EXPECT_EQ(ctrl.prologue.flags, pds_flags::kIsRod | pds_flags::kRetx);
   EXPECT_EQ(ctrl.probe_opaque, 0x9876);
   EXPECT_EQ(ctrl.psn, 0xcdef0123u);
   EXPECT_EQ(ctrl.spdcid, 0xcdef);
   EXPECT_EQ(ctrl.dpdcid, 0xfedc);
-  const auto& syn = std::get<PdsCtrl>(Parse(kPdsFrames[15]).pds);
+  const auto syn = std::get<PdsCtrl>(Parse(kPdsFrames[15]).pds);
   EXPECT_EQ(syn.ctl_type(), CtlType::kNegotiation);
   EXPECT_TRUE(syn.syn());
   EXPECT_EQ(PdcIdOrSyn::PsnOffset(syn.dpdcid), 0x876);
@@ -345,9 +345,9 @@ TEST(UetSamplesTest, PdsCtrl) {
 
 // MakeRudiRequest(ecn_marked=1, pkt_id=0x99887766); MakeUudReq(REQ_STD).
 TEST(UetSamplesTest, PdsRudiAndUud) {
-  const auto& uud = std::get<PdsUud>(Parse(kPdsFrames[16]).pds);
+  const auto uud = std::get<PdsUud>(Parse(kPdsFrames[16]).pds);
   EXPECT_EQ(uud.prologue.flags, 0);
-  const auto& rudi = std::get<PdsRudi>(Parse(kPdsFrames[17]).pds);
+  const auto rudi = std::get<PdsRudi>(Parse(kPdsFrames[17]).pds);
   EXPECT_EQ(rudi.prologue.flags, pds_flags::kM);
   EXPECT_EQ(rudi.pkt_id, 0x99887766u);
 }
@@ -355,7 +355,7 @@ TEST(UetSamplesTest, PdsRudiAndUud) {
 // make_uet_ses.py frame 2: MakeRequestNoSomHdrStd(WRITE, ...,
 // payload_length=0x345, message_offset=0x77665544).
 TEST(UetSamplesTest, SesNotStartOfMessage) {
-  const SesRequest& r = *Parse(kSesFrames[1]).ses_request;
+  const SesRequest r = *Parse(kSesFrames[1]).ses_request;
   EXPECT_FALSE(r.Has(ses_flags::kSom));
   EXPECT_EQ(r.payload_length(), 0x345);
   EXPECT_EQ(r.message_offset(), 0x77665544u);
@@ -369,7 +369,7 @@ TEST(UetSamplesTest, SesNotStartOfMessage) {
 // reserved bits 0x3fb72 (0xfedc and the top 2 bits of 0xba98),
 // payload_length 0x3a98 and message_offset 0x76543210.
 TEST(UetSamplesTest, SesDeferrableSend) {
-  const SesRequest& r = *Parse(kSesFrames[2]).ses_request;
+  const SesRequest r = *Parse(kSesFrames[2]).ses_request;
   EXPECT_EQ(r.opcode, static_cast<uint8_t>(SesOpcode::kDeferrableSend));
   EXPECT_EQ(r.buffer_offset, 0x8765432112345678u);
   EXPECT_EQ(r.header_data, 0xfedcba9876543210u);
@@ -377,7 +377,7 @@ TEST(UetSamplesTest, SesDeferrableSend) {
   EXPECT_EQ(r.payload_length(), 0x3a98);
   EXPECT_EQ(r.message_offset(), 0x76543210u);
   // Frame 4: DEFERRABLE_RTR carries the tokens in the memory key field.
-  const SesRequest& rtr = *Parse(kSesFrames[3]).ses_request;
+  const SesRequest rtr = *Parse(kSesFrames[3]).ses_request;
   EXPECT_EQ(rtr.opcode, static_cast<uint8_t>(SesOpcode::kDeferrableRtr));
   EXPECT_EQ(rtr.buffer_offset, 0x8899aabbccddeeffu);
   EXPECT_EQ(rtr.memory_key, 0x8765432112345678u);
@@ -409,13 +409,13 @@ TEST(UetSamplesTest, SesAtomic) {
 // buffer offset.  Frame 10: MakeRequestHdrSmall(READ,
 // buffer_offset=0x9876543298765432).
 TEST(UetSamplesTest, SesMediumAndSmall) {
-  const SesRequest& m = *Parse(kSesFrames[6]).ses_request;
+  const SesRequest m = *Parse(kSesFrames[6]).ses_request;
   EXPECT_EQ(m.kind, SesRequestKind::kMedium);
   EXPECT_EQ(m.buffer_offset, 0x9876543298765432u);
   EXPECT_EQ(m.initiator, 0x87654321u);
   EXPECT_EQ(m.memory_key, 0xccbbddeeff009988u);
   EXPECT_EQ(m.short_request_length(), 0x1234);
-  const SesRequest& s = *Parse(kSesFrames[9]).ses_request;
+  const SesRequest s = *Parse(kSesFrames[9]).ses_request;
   EXPECT_EQ(s.kind, SesRequestKind::kSmall);
   EXPECT_EQ(s.opcode, static_cast<uint8_t>(SesOpcode::kRead));
   EXPECT_EQ(s.buffer_offset, 0x9876543298765432u);
@@ -428,18 +428,18 @@ TEST(UetSamplesTest, SesMediumAndSmall) {
 // message_offset=0x9abcdef).  Frame 15: MakeWithDataHdrSmallResponse(
 // job_id=223344, payload_length=0x3456, original_request_psn=0x1234).
 TEST(UetSamplesTest, SesResponses) {
-  const SesResponse& rsp = *Parse(kSesFrames[12]).ses_response;
+  const SesResponse rsp = *Parse(kSesFrames[12]).ses_response;
   EXPECT_EQ(rsp.kind, SesResponseKind::kRsp);
   EXPECT_EQ(rsp.opcode,
             static_cast<uint8_t>(SesRspOpcode::kResponseWithData));
-  const SesResponse& data = *Parse(kSesFrames[13]).ses_response;
+  const SesResponse data = *Parse(kSesFrames[13]).ses_response;
   EXPECT_EQ(data.kind, SesResponseKind::kRspData);
   EXPECT_EQ(data.job_id, 0x654321u);
   EXPECT_EQ(data.read_request_message_id, 0x1234);
   EXPECT_EQ(data.payload_len(), 0x321);
   EXPECT_EQ(data.modified_length, 0x87654321u);
   EXPECT_EQ(data.message_offset, 0x9abcdefu);
-  const SesResponse& small = *Parse(kSesFrames[14]).ses_response;
+  const SesResponse small = *Parse(kSesFrames[14]).ses_response;
   EXPECT_EQ(small.kind, SesResponseKind::kRspDataSmall);
   EXPECT_EQ(small.job_id, 223344u);
   EXPECT_EQ(small.payload_len(), 0x3456);
