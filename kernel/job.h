@@ -51,4 +51,6 @@ int __must_check rue_job_query(struct rue_dev *rdev, u32 id,
 int rue_job_for_each(struct rue_dev *rdev, u32 *cursor, rue_job_iter_fn fn,
 		     void *arg);
 
+int rue_job_selftest(void);
+
 #endif /* _RUE_JOB_H */
