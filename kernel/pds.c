@@ -1101,6 +1101,84 @@ void rue_pds_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	}
 }
 
+/* A consistent copy of @pdc: under the lock its state lives under. */
+static void rue_pdc_info(struct rue_pdc *pdc, struct rue_pdc_info *i)
+{
+	struct rue_qp *qp = NULL;
+
+	memset(i, 0, sizeof(*i));
+	if (pdc->role == RUE_PDC_INITIATOR) {
+		qp = READ_ONCE(pdc->qp);
+		if (!qp || !refcount_inc_not_zero(&qp->refcnt))
+			return;
+		spin_lock_bh(&qp->req.lock);
+	} else {
+		spin_lock_bh(&pdc->lock);
+	}
+	i->lid = pdc->lid;
+	i->rid = pdc->rid;
+	i->role = pdc->role;
+	i->mode = pdc->mode;
+	i->syn = pdc->syn;
+	i->closing = pdc->closing;
+	i->job = pdc->job;
+	i->network_type = pdc->av.network_type;
+	i->peer = pdc->av.daddr;
+	if (qp) {
+		i->qpn = qp->ibqp.qp_num;
+		i->next_psn = pdc->next_psn;
+		i->una_psn = pdc->una_psn;
+		i->srtt_us = pdc->srtt_us;
+		i->rto_us = pdc->rto_us;
+		i->retries = pdc->retries;
+		spin_unlock_bh(&qp->req.lock);
+		rue_qp_put(qp);
+	} else {
+		i->rx_next = pdc->rx_next;
+		spin_unlock_bh(&pdc->lock);
+	}
+}
+
+/**
+ * rue_pds_for_each() - report every live PDC of a device
+ * @rdev: the device
+ * @cursor: in: the local PDCID to start at; out: where to go on
+ * @fn: called with a copy of each, in PDCID order, from process context;
+ *	a nonzero return stops the walk (a full netlink message)
+ * @arg: for @fn
+ *
+ * Return: what @fn returned last, 0 at the end.
+ */
+int rue_pds_for_each(struct rue_dev *rdev, unsigned long *cursor,
+		     rue_pdc_iter_fn fn, void *arg)
+{
+	struct rue_pdc_info info;
+	struct rue_pdc *pdc;
+	int ret;
+
+	for (;;) {
+		rcu_read_lock();
+		pdc = xa_find(&rdev->uet.pdcs, cursor, U16_MAX, XA_PRESENT);
+		if (pdc && !refcount_inc_not_zero(&pdc->ref))
+			pdc = ERR_PTR(-EAGAIN);
+		rcu_read_unlock();
+		if (!pdc)
+			return 0;
+		if (IS_ERR(pdc)) {
+			(*cursor)++;
+			continue;
+		}
+		rue_pdc_info(pdc, &info);
+		rue_pdc_put(pdc);
+		if (info.lid) {
+			ret = fn(&info, arg);
+			if (ret)
+				return ret;
+		}
+		(*cursor)++;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Device                                                              */
 

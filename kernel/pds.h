@@ -127,7 +127,32 @@ struct rue_uet_rx {
 struct rue_pds_req;
 struct rue_ses_std;
 
+/* A PDC as rue_pds_for_each() reports it: a copy. */
+struct rue_pdc_info {
+	u16 lid;
+	u16 rid;			/* 0: not known yet (initiator, SYN) */
+	u8 role;			/* enum rue_pdc_role */
+	u8 mode;			/* enum rue_uet_mode */
+	bool syn;
+	bool closing;
+	u32 job;
+	u32 qpn;			/* initiator: its QP */
+	u8 network_type;		/* RDMA_NETWORK_IPV4 or _IPV6 */
+	struct in6_addr peer;
+	u32 next_psn;			/* initiator */
+	u32 una_psn;
+	u32 rx_next;			/* target */
+	u32 srtt_us;
+	u32 rto_us;
+	u32 retries;
+	u32 cwnd;			/* bytes; 0: no window */
+};
+
+typedef int (*rue_pdc_iter_fn)(const struct rue_pdc_info *info, void *arg);
+
 void rue_pdc_put(struct rue_pdc *pdc);
+int rue_pds_for_each(struct rue_dev *rdev, unsigned long *cursor,
+		     rue_pdc_iter_fn fn, void *arg);
 struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av);
 bool rue_pdc_room(const struct rue_pdc *pdc, u32 n);
 struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc);
