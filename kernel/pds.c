@@ -484,12 +484,23 @@ put:
 	rue_pdc_put(pdc);
 }
 
-static void rue_pdc_ack_one(struct rue_pdc *pdc, u32 psn, u8 status)
+/*
+ * @psn arrived at the target (@status: and the target said so); a READ
+ * counts as done only by its response (@answer), which carries its data:
+ * passed by an ACK without it, the response was lost, so ask again.
+ */
+static void rue_pdc_ack_one(struct rue_pdc *pdc, u32 psn, u8 status,
+			    bool answer)
 {
 	struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
 
 	if (tx->state != RUE_PDS_TX_SENT)
 		return;
+	if (tx->read && !answer) {
+		if (tx->sent == 1 || tx->epoch != pdc->epoch)
+			rue_pdc_mark_retx(pdc, tx);
+		return;
+	}
 	tx->state = RUE_PDS_TX_ACKED;
 	if (tx->sent == 1)
 		rue_pdc_rtt(pdc, tx);
@@ -529,7 +540,9 @@ static u8 rue_ses_rc_to_wc(u8 rc)
 /* An ACK or ACK_CC for an initiator PDC; req.lock held. */
 static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 			    const struct rue_pds_ack_cc *cc,
-			    const struct rue_ses_rsp *rsp)
+			    const struct rue_ses_rsp *rsp,
+			    const struct rue_ses_rsp_data *rd,
+			    const struct sk_buff *skb, u32 rd_off)
 {
 	u32 cack = be32_to_cpu(a->cack_psn);
 	u32 ack_psn = cack + (s16)be16_to_cpu(a->ack_psn_offset);
@@ -545,11 +558,21 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 		pdc->rid = be16_to_cpu(a->spdcid);
 		pdc->syn = false;
 	}
-	if (rsp && rue_psn_in(ack_psn, pdc->una_psn, pdc->next_psn))
-		rue_pdc_ack_one(pdc, ack_psn, rue_ses_rc_to_wc(rsp->rc & 0x3f));
+	/* the response first: the cumulative part would ask again */
+	if (rue_psn_in(ack_psn, pdc->una_psn, pdc->next_psn)) {
+		struct rue_pds_tx *tx = &pdc->win[ack_psn % RUE_PDC_WIN];
+
+		if (rsp)
+			rue_pdc_ack_one(pdc, ack_psn,
+					rue_ses_rc_to_wc(rsp->rc & 0x3f), true);
+		else if (rd && tx->read && tx->state == RUE_PDS_TX_SENT)
+			rue_pdc_ack_one(pdc, ack_psn,
+					rue_ses_read_data(pdc->qp, tx, rd, skb,
+							  rd_off), true);
+	}
 
 	for (psn = pdc->una_psn; psn != cack + 1; psn++)
-		rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS);
+		rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, false);
 	if (cc) {
 		u64 bits = be64_to_cpu(cc->sack_bitmap);
 		u32 base = cack + (s16)be16_to_cpu(cc->sack_psn_offset);
@@ -560,7 +583,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 			if (!(bits & BIT_ULL(i)) ||
 			    !rue_psn_in(psn, pdc->una_psn, pdc->next_psn))
 				continue;
-			rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS);
+			rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, false);
 			if ((s32)(psn - pdc->sack_high) > 0)
 				pdc->sack_high = psn;
 		}
@@ -627,7 +650,7 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 	case RUE_NACK_INV_DPDCID:
 		if (pdc->closing) {
 			/* the target closed already; our CLOSE's ACK got lost */
-			rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS);
+			rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, true);
 			break;
 		}
 		fallthrough;
@@ -719,18 +742,27 @@ out:
 	return pdc;
 }
 
-/* Send an ACK_CC for a target PDC; pdc->lock held. */
+/*
+ * Send an ACK_CC for a target PDC, with an SES response @rsp, or for a
+ * READ request @read the response with its data; pdc->lock held.
+ */
 static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
-			    bool retx, const struct rue_ses_rsp *rsp)
+			    bool retx, const struct rue_ses_rsp *rsp,
+			    const struct rue_uet_rx *read)
 {
 	struct rue_pds_ack_cc *cc;
 	struct sk_buff *skb;
 	u32 cack = pdc->rx_next - 1;
+	u32 extra = sizeof(*rsp);
 	u64 bits = 0, state;
-	u8 flags = 0;
+	u8 flags = 0, next;
 	int i;
 
-	skb = rue_xmit_alloc(pdc->rdev, sizeof(*cc) + sizeof(*rsp), GFP_ATOMIC);
+	if (read)
+		extra = sizeof(struct rue_ses_rsp_data) +
+			min_t(u32, be32_to_cpu(read->ses->request_length),
+			      RUE_SES_PAYLEN_MASK);
+	skb = rue_xmit_alloc(pdc->rdev, sizeof(*cc) + extra, GFP_ATOMIC);
 	if (!skb)
 		return;
 	cc = skb_put_zero(skb, sizeof(*cc));
@@ -738,9 +770,7 @@ static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 		flags |= RUE_PDS_ACK_M;
 	if (retx)
 		flags |= RUE_PDS_ACK_RETX;
-	cc->ack.prologue = rue_pds_prologue(RUE_PDS_ACK_CC,
-					    rsp ? RUE_PDS_NEXT_RSP :
-						  RUE_PDS_NEXT_NONE, flags);
+	next = rsp ? RUE_PDS_NEXT_RSP : RUE_PDS_NEXT_NONE;
 	cc->ack.ack_psn_offset = cpu_to_be16((u16)(psn - cack));
 	cc->ack.cack_psn = cpu_to_be32(cack);
 	cc->ack.spdcid = cpu_to_be16(pdc->lid);
@@ -755,8 +785,11 @@ static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 	state = ((u64)(pdc->rcvd_bytes & RUE_NSCC_RCVD_BYTES_MASK) <<
 		 RUE_NSCC_RCVD_BYTES_SHIFT) | (pdc->ooo & 0xffff);
 	cc->cc_state = cpu_to_be64(state);
-	if (rsp)
+	if (read)
+		next = rue_ses_read_respond(pdc, read, skb);
+	else if (rsp)
 		skb_put_data(skb, rsp, sizeof(*rsp));
+	cc->ack.prologue = rue_pds_prologue(RUE_PDS_ACK_CC, next, flags);
 	pdc->ack_bytes = 0;
 	rue_pds_xmit(pdc, skb, psn, false);
 }
@@ -790,16 +823,20 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 {
 	s32 d = psn - pdc->rx_next;
 	const struct rue_ses_rsp *rsp = NULL;
+	const struct rue_uet_rx *read = NULL;
 	struct rue_ses_rsp r;
 	bool ack = flags & (RUE_PDS_REQ_AR | RUE_PDS_REQ_SYN);
 	int ret;
 
+	/* a READ is answered, with its data, every time it comes */
+	if (!close && (rx->ses->opcode & 0x3f) == RUE_SES_READ)
+		read = rx;
 	pdc->last_rx = jiffies;
 	if (d < 0 || (d < RUE_PDC_WIN &&
 		      test_bit(psn % RUE_PDC_WIN, pdc->rx_bits))) {
 		/* a duplicate: delivered once already, say so again */
 		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DUP_REQUESTS);
-		rue_pdc_tgt_ack(pdc, psn, rx->ce, true, NULL);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, true, NULL, read);
 		return;
 	}
 	if (d >= RUE_PDC_WIN) {
@@ -826,6 +863,8 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 		if (d > 0)
 			return;	/* requests before it are missing */
 		ret = RUE_SES_RC_OK;
+	} else if (read) {
+		ack = true;	/* the response is the ACK */
 	} else {
 		ret = rue_ses_rcv(pdc, rx, &r);
 		if (ret < 0) {
@@ -853,7 +892,7 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 	if (rx->ce || close || pdc->ack_bytes >= RUE_ACK_TRIGGER)
 		ack = true;
 	if (ack)
-		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, rsp);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, rsp, read);
 }
 
 /* Close target PDCs that have been idle for RUE_PDC_IDLE. */
@@ -1006,9 +1045,11 @@ static void rue_pds_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 /* ACK, ACK_CC, NACK: for one of our initiator PDCs. */
 static void rue_pds_rcv_ini(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type)
 {
+	const struct rue_ses_rsp_data *rd = NULL;
 	const struct rue_pds_ack_cc *cc = NULL;
 	const struct rue_ses_rsp *rsp = NULL;
 	const struct rue_pds_ack *a = NULL;
+	u32 rd_off = 0;
 	const struct rue_pds_nack *n = NULL;
 	unsigned int len;
 	struct rue_pdc *pdc;
@@ -1032,6 +1073,14 @@ static void rue_pds_rcv_ini(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type
 			a = (const void *)rx->skb->data;
 			cc = type == RUE_PDS_ACK_CC ? (const void *)a : NULL;
 			rsp = (const void *)(rx->skb->data + len);
+		} else if (rue_pds_next(a->prologue) == RUE_PDS_NEXT_RSP_DATA) {
+			/* its data follows: checked against the READ */
+			if (!rue_pds_pull(rx->skb, len + sizeof(*rd)))
+				goto bad;
+			a = (const void *)rx->skb->data;
+			cc = type == RUE_PDS_ACK_CC ? (const void *)a : NULL;
+			rd = (const void *)(rx->skb->data + len);
+			rd_off = len + sizeof(*rd);
 		}
 		lid = be16_to_cpu(a->dpdcid);
 	}
@@ -1049,7 +1098,7 @@ static void rue_pds_rcv_ini(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type
 		if (n)
 			rue_pdc_ini_nack(pdc, n);
 		else
-			rue_pdc_ini_ack(pdc, a, cc, rsp);
+			rue_pdc_ini_ack(pdc, a, cc, rsp, rd, rx->skb, rd_off);
 		if (pdc->closing && pdc->una_psn == pdc->next_psn)
 			rue_pdc_ini_drop(pdc);
 	}

@@ -43,6 +43,7 @@ struct rue_pds_tx {
 	u8 sent;			/* times sent */
 	u8 retx;			/* queued to be sent again */
 	u8 epoch;			/* pdc->epoch of the last send */
+	u8 read;			/* a READ: acknowledged by its data only */
 	u64 sent_ns;			/* ktime of the last send */
 };
 

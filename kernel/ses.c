@@ -172,13 +172,81 @@ static u32 rue_ses_max_payload(const struct rue_qp *qp)
 
 static u8 rue_ses_opcode(u8 wr)
 {
-	return wr == RUE_WR_RDMA_WRITE || wr == RUE_WR_RDMA_WRITE_WITH_IMM ?
-	       RUE_SES_WRITE : RUE_SES_SEND;
+	switch (wr) {
+	case RUE_WR_RDMA_WRITE:
+	case RUE_WR_RDMA_WRITE_WITH_IMM:
+		return RUE_SES_WRITE;
+	case RUE_WR_RDMA_READ:
+		return RUE_SES_READ;
+	default:
+		return RUE_SES_SEND;
+	}
 }
 
 static bool rue_ses_has_hd(u8 wr)
 {
 	return wr == RUE_WR_RDMA_WRITE_WITH_IMM || wr == RUE_WR_SEND_WITH_IMM;
+}
+
+/*
+ * A READ request for tx->len bytes at tx->off of the WQE's remote buffer.
+ * Each is a message of its own (SOM and EOM), asking for at most one
+ * packet of data, which comes back in the ACK (rue_ses_read_respond()):
+ * a lost response is asked for again like any lost request, and reading
+ * twice is harmless.
+ */
+static struct sk_buff *rue_ses_build_read(struct rue_qp *qp,
+					  struct rue_pdc *pdc,
+					  const struct rue_pds_tx *tx, u32 psn,
+					  bool retx)
+{
+	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	struct rue_ses_std *ses;
+	struct sk_buff *skb;
+
+	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
+			     sizeof(*ses), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
+			 true, retx);
+	ses = skb_put_zero(skb, sizeof(*ses));
+	ses->opcode = RUE_SES_READ;
+	ses->flags = RUE_SES_F_SOM | RUE_SES_F_EOM;
+	ses->message_id = cpu_to_be16(tx->msg_id);
+	ses->ri_job = cpu_to_be32(qp->uet.job);
+	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
+	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
+	ses->initiator = cpu_to_be32(qp->uet.addr);
+	ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr + tx->off);
+	ses->memory_key = cpu_to_be64(w->sqe.rkey);
+	ses->request_length = cpu_to_be32(tx->len);
+	return skb;
+}
+
+/**
+ * rue_ses_read_data() - place the data of a READ response
+ * @qp: the initiator QP, req.lock held
+ * @tx: the READ request it answers
+ * @rsp: its RSP_DATA header
+ * @skb: the ACK; the data is at @off
+ * @off: where
+ *
+ * Return: the completion status the request ends with.
+ */
+u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
+		     const struct rue_ses_rsp_data *rsp,
+		     const struct sk_buff *skb, u32 off)
+{
+	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	u32 len = be16_to_cpu(rsp->payload_length) & RUE_SES_PAYLEN_MASK;
+
+	if (len != tx->len || be32_to_cpu(rsp->message_offset) ||
+	    skb->len < off + len)
+		return IB_WC_BAD_RESP_ERR;
+	if (rue_sgl_from_skb(w->sg, w->num_sge, tx->off, skb, off, len))
+		return IB_WC_LOC_PROT_ERR;
+	return IB_WC_SUCCESS;
 }
 
 /**
@@ -203,6 +271,8 @@ struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
 	struct sk_buff *skb;
 	u8 flags = tx->ses_flags;
 
+	if (tx->read)
+		return rue_ses_build_read(qp, pdc, tx, psn, retx);
 	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
 			     sizeof(*ses) + tx->len, GFP_ATOMIC);
 	if (!skb)
@@ -322,6 +392,7 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 		tx->msg_id = w->uet_msg;
 		tx->ses_flags = (req->cur_off ? 0 : RUE_SES_F_SOM) |
 				(last ? RUE_SES_F_EOM : 0);
+		tx->read = w->sqe.opcode == RUE_WR_RDMA_READ;
 		w->uet_left++;
 
 		/* AR: at the end of a message, or with the window filling */
@@ -658,4 +729,94 @@ out:
 		rsp->ri_job = ses->ri_job;
 	}
 	return rc;
+}
+
+/* The memory a READ names; the return code, *mr referenced when OK. */
+static u8 rue_ses_read_mr(struct rue_qp *qp, const struct rue_ses_std *ses,
+			  u32 job, u32 len, struct rue_mr **mrp)
+{
+	u64 key = be64_to_cpu(ses->memory_key);
+	u64 va = be64_to_cpu(ses->buffer_offset);
+	enum rue_mr_err merr;
+	struct rue_mr *mr;
+	u8 rc = RUE_SES_RC_OK;
+
+	mr = rue_mr_get(qp->rdev, (u32)key, true, qp->ibqp.pd,
+			IB_ACCESS_REMOTE_READ, &merr);
+	if (!mr)
+		return merr == RUE_MR_EACCESS ? RUE_SES_RC_PERM_VIOLATION :
+						RUE_SES_RC_BAD_MKEY;
+	if (mr->key_hi != (u32)(key >> 32))
+		rc = RUE_SES_RC_BAD_MKEY;
+	else if (mr->job_only && mr->job != job)
+		rc = RUE_SES_RC_BAD_JOB_ID;
+	else if (!rue_mr_in_range(mr, va, len))
+		rc = RUE_SES_RC_BAD_ADDR;
+	if (rc != RUE_SES_RC_OK)
+		rue_mr_put(mr);
+	else
+		*mrp = mr;
+	return rc;
+}
+
+/**
+ * rue_ses_read_respond() - answer a READ request in its ACK
+ * @pdc: the target PDC, lock held
+ * @rx: the request (new or a duplicate: reading again is harmless)
+ * @skb: the ACK being built, room for the response and data reserved
+ *
+ * Appends RSP_DATA and the data, or an RSP saying why not.
+ *
+ * Return: the ACK's next_hdr.
+ */
+u8 rue_ses_read_respond(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
+			struct sk_buff *skb)
+{
+	const struct rue_ses_std *ses = rx->ses;
+	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
+	u32 len = be32_to_cpu(ses->request_length);
+	struct rue_ses_rsp_data *rd;
+	struct rue_mr *mr = NULL;
+	struct rue_ses_rsp *rsp;
+	struct rue_qp *qp;
+	u8 rc = RUE_SES_RC_OK;
+
+	qp = rue_ses_target_qp(pdc->rdev, ses, job, &rc);
+	if (!qp)
+		goto error;
+	if (job != pdc->job)
+		rc = RUE_SES_RC_BAD_JOB_ID;
+	else if (len > RUE_SES_PAYLEN_MASK || rx->paylen ||
+		 !(ses->flags & RUE_SES_F_SOM))
+		rc = RUE_SES_RC_TOO_LONG;	/* one packet's worth, no more */
+	else
+		rc = rue_ses_read_mr(qp, ses, job, len, &mr);
+	if (rc == RUE_SES_RC_OK) {
+		rd = skb_put_zero(skb, sizeof(*rd));
+		rd->opcode = RUE_SES_RSP_RESPONSE_W_DATA;
+		rd->rc = RUE_SES_RC_OK;
+		rd->message_id = ses->message_id;
+		rd->read_request_message_id = ses->message_id;
+		rd->ri_job = ses->ri_job;
+		rd->payload_length = cpu_to_be16(len);
+		rd->modified_length = cpu_to_be32(len);
+		if (len && rue_mr_copy_to_buf(mr, be64_to_cpu(ses->buffer_offset),
+					      skb_put(skb, len), len)) {
+			/* unreadable after all: say so instead */
+			skb_trim(skb, skb->len - len - sizeof(*rd));
+			rc = RUE_SES_RC_BAD_ADDR;
+		}
+		rue_mr_put(mr);
+	}
+	rue_qp_put(qp);
+	if (rc == RUE_SES_RC_OK)
+		return RUE_PDS_NEXT_RSP_DATA;
+error:
+	rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
+	rsp = skb_put_zero(skb, sizeof(*rsp));
+	rsp->opcode = RUE_SES_RSP_RESPONSE;
+	rsp->rc = rc;
+	rsp->message_id = ses->message_id;
+	rsp->ri_job = ses->ri_job;
+	return RUE_PDS_NEXT_RSP;
 }

@@ -47,6 +47,12 @@ void rue_ses_tx_done(struct rue_qp *qp, const struct rue_pds_tx *tx,
 
 int rue_ses_rcv(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
 		struct rue_ses_rsp *rsp);
+u8 rue_ses_read_respond(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
+			struct sk_buff *skb);
+struct rue_ses_rsp_data;
+u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
+		     const struct rue_ses_rsp_data *rsp,
+		     const struct sk_buff *skb, u32 off);
 void rue_ses_rmsg_drop_all(struct rue_pdc *pdc, struct rue_qp *qp);
 
 #endif /* _RUE_SES_H */

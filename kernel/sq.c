@@ -66,10 +66,11 @@ static bool rue_op_valid(const struct rue_qp *qp, u8 op)
 	case IB_QPT_GSI:
 		return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM;
 	case IB_QPT_DRIVER:
-		/* UET (ses.c): READ is not implemented yet */
+		/* UET (ses.c) */
 		return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM ||
 		       op == RUE_WR_RDMA_WRITE ||
-		       op == RUE_WR_RDMA_WRITE_WITH_IMM;
+		       op == RUE_WR_RDMA_WRITE_WITH_IMM ||
+		       op == RUE_WR_RDMA_READ;
 	default:
 		return false;
 	}

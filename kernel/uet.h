@@ -60,6 +60,7 @@ enum rue_pds_next_hdr {
 	RUE_PDS_NEXT_NONE = 0,
 	RUE_PDS_NEXT_REQ_STD = 3,
 	RUE_PDS_NEXT_RSP = 4,
+	RUE_PDS_NEXT_RSP_DATA = 5,
 };
 
 /* Request flags */
@@ -203,6 +204,7 @@ struct rue_ses_std {
 enum rue_ses_rsp_opcode {
 	RUE_SES_RSP_DEFAULT = 0,
 	RUE_SES_RSP_RESPONSE = 1,
+	RUE_SES_RSP_RESPONSE_W_DATA = 2,
 };
 
 enum rue_ses_rc {
@@ -226,6 +228,18 @@ struct rue_ses_rsp {
 	__be32 modified_length;
 } __packed;
 
+/* SES response with data, 20 bytes, then payload_length bytes */
+struct rue_ses_rsp_data {
+	u8 opcode;			/* list[7:6] | opcode[5:0] */
+	u8 rc;				/* ver[7:6] | return_code[5:0] */
+	__be16 message_id;
+	__be32 ri_job;
+	__be16 read_request_message_id;
+	__be16 payload_length;		/* rsvd[15:14] | length */
+	__be32 modified_length;
+	__be32 message_offset;
+} __packed;
+
 static inline void rue_uet_check_sizes(void)
 {
 	BUILD_BUG_ON(sizeof(struct rue_pds_req) != 12);
@@ -235,6 +249,7 @@ static inline void rue_uet_check_sizes(void)
 	BUILD_BUG_ON(sizeof(struct rue_pds_ctrl) != 16);
 	BUILD_BUG_ON(sizeof(struct rue_ses_std) != 44);
 	BUILD_BUG_ON(sizeof(struct rue_ses_rsp) != 12);
+	BUILD_BUG_ON(sizeof(struct rue_ses_rsp_data) != 20);
 }
 
 #endif /* _RUE_UET_H */

@@ -21,9 +21,10 @@ static int rue_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 			RUE_CTX_CAP_UET,
 		.max_inline = RUE_MAX_INLINE,
 		.max_sge = RUE_MAX_SGE,
-		/* what UET QPs do today; READ is not implemented yet */
+		/* what UET QPs do */
 		.uet_caps = RUE_UET_CAP_RUD | RUE_UET_CAP_ROD |
 			    RUE_UET_CAP_SEND | RUE_UET_CAP_WRITE |
+			    RUE_UET_CAP_READ |
 			    RUE_UET_CAP_IMM64 | RUE_UET_CAP_KEY64 |
 			    RUE_UET_CAP_JOB_MR,
 		.uet_max_msg = RUE_MAX_MSG_BYTES,

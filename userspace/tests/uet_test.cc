@@ -120,7 +120,8 @@ void MakeUetSide(const Endpoint& ep, uint32_t job, uint8_t mode,
   ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
   ax.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
                       IBV_QP_EX_WITH_RDMA_WRITE |
-                      IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+                      IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+                      IBV_QP_EX_WITH_RDMA_READ;
   ruedv_qp_init_attr ua{};
   ua.job_id = job;
   ua.mode = mode;
@@ -197,6 +198,18 @@ class Uet : public ::testing::TestWithParam<std::tuple<Topology, int>> {
       ibv_wr_rdma_write(from.qpx, static_cast<uint32_t>(key64), raddr);
     ruedv_wr_set_key64(from.qpx, key64);
     if (imm) ruedv_wr_set_imm64(from.qpx, *imm);
+    ruedv_wr_set_peer(from.qpx, to, to_addr);
+    ibv_wr_set_sge(from.qpx, from.mem.lkey(), from.mem.addr(off), len);
+    return ibv_wr_complete(from.qpx);
+  }
+
+  int Read(UetSide& from, ibv_ah* to, uint32_t to_addr, uint64_t id,
+           uint64_t off, uint32_t len, uint64_t raddr, uint64_t key64) {
+    ibv_wr_start(from.qpx);
+    from.qpx->wr_id = id;
+    from.qpx->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_rdma_read(from.qpx, static_cast<uint32_t>(key64), raddr);
+    ruedv_wr_set_key64(from.qpx, key64);
     ruedv_wr_set_peer(from.qpx, to, to_addr);
     ibv_wr_set_sge(from.qpx, from.mem.lkey(), from.mem.addr(off), len);
     return ibv_wr_complete(from.qpx);
@@ -282,6 +295,48 @@ TEST_P(Uet, WriteAllSizes) {
   std::vector<UetWc> rc;
   EXPECT_FALSE(PollEx(b.rcq.get(), 1, &rc, milliseconds(100)))
       << "a WRITE without header data consumed a receive";
+}
+
+TEST_P(Uet, ReadAllSizes) {
+  uint64_t key = Key64(b.mem.mr.get());
+  uint64_t id = 0;
+  for (uint32_t len : kSizes) {
+    SCOPED_TRACE(len);
+    FillRandom(b.mem.buf.span(32, len), len + 13);
+    memset(a.mem.data(), 0, 64 + len + 64);
+    ASSERT_EQ(Read(a, ah.get(), b.addr, ++id, 64, len, b.mem.addr(32), key),
+              0);
+    std::vector<UetWc> sc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc, Deadline(len)));
+    ASSERT_EQ(sc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(sc[0].status);
+    EXPECT_EQ(sc[0].opcode, IBV_WC_RDMA_READ);
+    EXPECT_EQ(sc[0].byte_len, len);
+    EXPECT_TRUE(SameBytes(a.mem.buf.span(64, len), b.mem.buf.span(32, len)));
+    EXPECT_EQ(a.mem.data()[63], 0);
+    EXPECT_EQ(a.mem.data()[64 + len], 0) << "read past the end";
+  }
+}
+
+// Several READs in flight, to different parts of the target.
+TEST_P(Uet, ManyReadsInFlight) {
+  uint64_t key = Key64(b.mem.mr.get());
+  constexpr int kN = 64;
+  constexpr uint32_t kLen = 40000;
+  FillRandom(b.mem.buf.span(0, kN * 65536), 77);
+  memset(a.mem.data(), 0, kN * 65536);
+  for (int i = 0; i < kN; i++)
+    ASSERT_EQ(Read(a, ah.get(), b.addr, i, i * 65536, kLen,
+                   b.mem.addr(i * 65536), key),
+              0);
+  std::vector<UetWc> sc;
+  ASSERT_TRUE(PollEx(a.scq.get(), kN, &sc, Deadline(kN * kLen)));
+  for (int i = 0; i < kN; i++) {
+    ASSERT_EQ(sc[i].status, IBV_WC_SUCCESS) << i;
+    ASSERT_EQ(sc[i].wr_id, static_cast<uint64_t>(i));
+    ASSERT_TRUE(SameBytes(a.mem.buf.span(i * 65536, kLen),
+                          b.mem.buf.span(i * 65536, kLen)))
+        << "read " << i;
+  }
 }
 
 TEST_P(Uet, WriteWithImm64CompletesAReceive) {
@@ -422,6 +477,18 @@ TEST_P(Uet, TargetChecks) {
     EXPECT_EQ(sc[0].status, c.want) << ibv_wc_status_str(sc[0].status);
     for (int i = 0; i < 8192; i++)
       ASSERT_EQ(b.mem.data()[i], 0x5a) << "target memory changed at " << i;
+  }
+  // a READ with a bad key: an error, and nothing placed locally
+  memset(a.mem.data(8192), 0x33, 4096);
+  ASSERT_EQ(Read(a, ah.get(), b.addr, ++id, 8192, 4096, b.mem.addr(0),
+                 key ^ (1ULL << 40)),
+            0);
+  {
+    std::vector<UetWc> sc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+    EXPECT_EQ(sc[0].status, IBV_WC_REM_ACCESS_ERR);
+    for (int i = 0; i < 4096; i++)
+      ASSERT_EQ(a.mem.data(8192)[i], 0x33) << "placed at " << i;
   }
   // and the QP still works
   ASSERT_EQ(Write(a, ah.get(), b.addr, ++id, 0, 4096, b.mem.addr(0), key), 0);
