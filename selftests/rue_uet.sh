@@ -97,15 +97,33 @@ as_nobody() {
 t_job_grant_enforced() {
 	as_nobody "$prog" --dev-a=rva --dev-b=rvb --ip4-a=10.5.0.1 \
 		--ip4-b=10.5.0.2 --ip6-a=fd00:5::1 --ip6-b=fd00:5::2 \
-		--gtest_filter='UetCreate.Unprivileged*' --gtest_also_run_disabled_tests \
-		--gtest_brief=1
+		--gtest_filter='UetCreate.Unprivileged*' --gtest_brief=1
 }
 
+job_bound() {
+	"$ruectl" job show rva $JOB | grep -q "bound [1-9]"
+}
+
+# A job with QPs bound to it cannot be revoked; once they are gone it can.
 t_job_busy() {
-	# deleting a job is refused while... (no QP holds it now): it goes
-	"$ruectl" job del rva $OTHER_JOB || return 1
-	"$ruectl" job show rva $OTHER_JOB 2>/dev/null && return 1
-	"$ruectl" job add rva $OTHER_JOB
+	local pid msg
+	# the program itself in the background, so that $! is its PID
+	"$prog" "${uet_args[@]}" --gtest_repeat=1000 \
+		--gtest_filter='Verbs/Uet.ManyReadsInFlight/TwoDevicesRud' >/dev/null 2>&1 &
+	pid=$!
+	busywait 10000 job_bound || { kill -9 $pid; echo "never bound"; return 1; }
+	if msg=$("$ruectl" job del rva $JOB 2>&1); then
+		kill -9 $pid
+		echo "revoked while bound"
+		return 1
+	fi
+	echo "refused: $msg"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	busywait 10000 eval '! job_bound' || { echo "still bound"; return 1; }
+	"$ruectl" job del rva $JOB || return 1
+	"$ruectl" job show rva $JOB 2>/dev/null && return 1
+	"$ruectl" job add rva $JOB
 }
 
 # netem on both ends of the veth, for the run that follows.
@@ -137,6 +155,31 @@ t_wire() {
 	grep -q 'RUD_REQ' "$out" && grep -q 'SEND' "$out" &&
 	grep -q 'ACK_CC' "$out" && grep -qi 'syn' "$out" &&
 	grep -qi "job.*$JOB\|job.*0x4242" "$out" || { head -40 "$out"; return 1; }
+}
+
+uet_args=(--dev-a=rva --dev-b=rvb --ip4-a=10.5.0.1 --ip4-b=10.5.0.2
+	  --ip6-a=fd00:5::1 --ip6-b=fd00:5::2 --gtest_brief=1)
+
+uet_prog() {
+	"$prog" "${uet_args[@]}" "$@"
+}
+
+# A process killed with transfers in flight (under loss, so there are
+# retransmissions and half-received messages): the kernel frees its QPs,
+# PDCs and MRs (the balance below), and the devices carry on.
+t_killed_mid_transfer() {
+	local pid
+	impair loss 5% || return 1
+	"$prog" "${uet_args[@]}" --gtest_filter='Verbs/Uet.Many*/TwoDevicesRud' \
+		--gtest_repeat=100 >/dev/null 2>&1 &
+	pid=$!
+	sleep 3
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	unimpair
+	uet_prog --gtest_filter='Verbs/Uet.SendAllSizes/TwoDevicesRud:Verbs/Uet.ReadAllSizes/TwoDevicesRod' |
+		tail -n 3
+	[ "${PIPESTATUS[0]}" = 0 ]
 }
 
 count() {
@@ -171,7 +214,7 @@ run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
 	run_uet_test "$@"
 	run_test "jobs: an unprivileged user creates QPs only in its own job" t_job_grant_enforced
-	run_test "jobs: revoked and granted again" t_job_busy
+	run_test "jobs: not revoked while a QP is bound, then revoked" t_job_busy
 	run_test "wire: captured UET packets decode with ruedump" t_wire
 	for imp in "loss 1%" "loss 5%" "delay 1ms reorder 90% 50%" "duplicate 5%"; do
 		if impair $imp; then
@@ -182,6 +225,7 @@ if [ "$_tap_pass" = 1 ]; then
 		fi
 		unimpair
 	done
+	run_test "a process killed mid-transfer leaves the devices working" t_killed_mid_transfer
 	rdma statistic show link rva/1 >"$RUE_OUT/rue_uet.stats" 2>&1
 	rdma statistic show link rvb/1 >>"$RUE_OUT/rue_uet.stats" 2>&1
 	run_test "every QP, MR and PDC the kernel created was released" t_no_leaks
