@@ -54,6 +54,10 @@ static unsigned int uet_rto_ms = 4;
 module_param(uet_rto_ms, uint, 0644);
 MODULE_PARM_DESC(uet_rto_ms, "UET: initial retransmission timeout in ms (default 4)");
 
+static unsigned int uet_max_target_pdcs = 4096;
+module_param(uet_max_target_pdcs, uint, 0644);
+MODULE_PARM_DESC(uet_max_target_pdcs, "UET: target PDCs a device keeps at most; more SYNs are refused (default 4096)");
+
 static unsigned int uet_idle_ms = 1000;
 module_param(uet_idle_ms, uint, 0644);
 MODULE_PARM_DESC(uet_idle_ms, "UET: an initiator closes a PDC idle this long (default 1000)");
@@ -704,6 +708,7 @@ static void rue_pdc_tgt_free(struct rue_pdc *pdc)
 		return;
 	}
 	hash_del(&pdc->tgt_node);
+	u->nr_tgt--;
 	spin_unlock_bh(&u->lock);
 	rue_pdc_unpublish(pdc);
 	spin_lock_bh(&pdc->lock);
@@ -729,8 +734,14 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 			refcount_inc(&pdc->ref);
 			goto out;
 		}
+	/* anyone can send SYNs: state for them is bounded */
+	if (u->nr_tgt >= READ_ONCE(uet_max_target_pdcs)) {
+		pdc = NULL;
+		goto out;
+	}
 	pdc = rue_pdc_alloc(rdev, RUE_PDC_TARGET, mode, job, &rx->av);
 	if (pdc) {
+		u->nr_tgt++;
 		pdc->rid = rx->spdcid;
 		pdc->rx_next = psn - psn_off;
 		hash_add(u->tgt, &pdc->tgt_node, h);
@@ -910,6 +921,7 @@ static void rue_pds_reap(struct work_struct *work)
 	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node)
 		if (time_after(jiffies, READ_ONCE(pdc->last_rx) + RUE_PDC_IDLE)) {
 			hash_del(&pdc->tgt_node);
+			u->nr_tgt--;
 			list_add(&pdc->gc_node, &idle);
 		}
 	spin_unlock_bh(&u->lock);
@@ -981,6 +993,8 @@ static void rue_pds_rcv_req(struct rue_dev *rdev, struct rue_uet_rx *rx)
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		return;
 	}
+	/* the pull may have moved the data */
+	h = (const void *)rx->skb->data;
 	rx->ses = (const void *)(rx->skb->data + sizeof(*h));
 	rx->pay_off = sizeof(*h) + sizeof(struct rue_ses_std);
 	rx->paylen = rx->skb->len - rx->pay_off;
@@ -1256,6 +1270,7 @@ void rue_uet_dev_free(struct rue_dev *rdev)
 	cancel_delayed_work_sync(&u->reaper);
 	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
 		hash_del(&pdc->tgt_node);
+		u->nr_tgt--;
 		rue_pdc_unpublish(pdc);
 		spin_lock_bh(&pdc->lock);
 		pdc->dead = true;

@@ -30,6 +30,7 @@ struct rue_uet_dev {
 	DECLARE_HASHTABLE(tgt, 8);	/* target PDCs by peer and its PDCID */
 	struct delayed_work reaper;	/* closes idle target PDCs */
 	u32 pid_next;
+	u32 nr_tgt;			/* target PDCs in tgt; lock */
 };
 
 /* One request the initiator sent and the target has not acknowledged. */

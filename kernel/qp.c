@@ -737,7 +737,7 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	xa_erase_bh(&rdev->qps, ibqp->qp_num);
 	if (ibqp->qp_type == IB_QPT_DRIVER)
-		rue_ses_qp_destroy(qp);	/* also waits a grace period */
+		rue_ses_qp_unpublish(qp);
 	/* The core frees the QP when we return: no reader may hold it. */
 	synchronize_rcu();
 
@@ -747,6 +747,9 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rue_qp_set_state(qp, IB_QPS_ERR);
 	spin_unlock(&qp->resp.lock);
 	spin_unlock_bh(&qp->req.lock);
+	/* in ERR no PDC is made any more: drop them (and a grace period) */
+	if (ibqp->qp_type == IB_QPT_DRIVER)
+		rue_ses_qp_destroy(qp);
 	rue_qp_put(qp);
 	wait_for_completion(&qp->released);
 	if (ibqp->qp_type == IB_QPT_DRIVER)

@@ -134,16 +134,21 @@ void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
 		rue_pdc_ini_drop(pdc);
 }
 
+/* Targets no longer find the QP once a grace period has passed. */
+void rue_ses_qp_unpublish(struct rue_qp *qp)
+{
+	xa_erase_bh(&qp->rdev->uet.eps, qp->uet.pid);
+}
+
 /**
- * rue_ses_qp_destroy() - unpublish a UET QP before it is destroyed
- * @qp: the QP
+ * rue_ses_qp_destroy() - drop the PDCs of a QP being destroyed
+ * @qp: the QP, unpublished and in the error state (no PDC is made)
  *
- * After this no target delivery and no PDC timer or ACK finds it: they
- * all look it up under RCU, and this waits for a grace period.
+ * After this no PDC timer or ACK finds the QP: they look it up through
+ * its PDCs under RCU, and this waits for a grace period.
  */
 void rue_ses_qp_destroy(struct rue_qp *qp)
 {
-	xa_erase_bh(&qp->rdev->uet.eps, qp->uet.pid);
 	spin_lock_bh(&qp->req.lock);
 	rue_ses_qp_drop_pdcs(qp);
 	spin_unlock_bh(&qp->req.lock);

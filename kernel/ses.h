@@ -32,6 +32,7 @@ struct rue_uet_qp {
 
 int rue_ses_qp_create(struct rue_qp *qp, const struct rue_create_qp_cmd *cmd);
 void rue_ses_qp_publish(struct rue_qp *qp);
+void rue_ses_qp_unpublish(struct rue_qp *qp);
 void rue_ses_qp_destroy(struct rue_qp *qp);
 void rue_ses_qp_gone(struct rue_qp *qp);
 void rue_ses_qp_drop_pdcs(struct rue_qp *qp);
