@@ -1043,6 +1043,7 @@ static void rue_pds_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	c = (const void *)rx->skb->data;
 	pdc = rue_pdc_lookup(rdev, be16_to_cpu(c->dpdcid), RUE_PDC_TARGET, rx);
 	if (!pdc) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		rue_pds_nack_send(rdev, rx, NULL, psn, RUE_NACK_INV_DPDCID);
 		return;
 	}
