@@ -21,9 +21,10 @@
  *    as a longer path: with a margin of one target only, the base would
  *    ratchet up by a target every second.  A base raised by someone
  *    else's standing queue or by a second of scheduling noise comes down
- *    again with the next shorter sample.  Delay is the RTT
- *    minus the base RTT; rue's receiver reports no service time, so
- *    there is nothing else to subtract.
+ *    again with the next shorter sample.  (htsim knows the network's RTT
+ *    and never ages.)  Delay is the RTT minus the base RTT; rue's
+ *    receiver reports no service time, so there is nothing else to
+ *    subtract.
  *  - Average delay: an EWMA with gain 1/16 per ACK.  A delay above the
  *    target on an ACK without ECN counts as base_rtt / 4 instead: the
  *    network says it is not queueing, so the delay is the end hosts'
@@ -77,7 +78,11 @@
  * in a guest), a congestion control context shared by several PDCs (one
  * per PDC here), the receiver's rcv_cwnd_pend back-pressure and credits
  * (RCCC), trimming and NACK-driven decreases, and the multipath
- * re-pathing of the ECN-and-low-delay quadrant.
+ * re-pathing of the ECN-and-low-delay quadrant.  Changed: quick adapt
+ * never raises the window (htsim's may), bytes in flight at a quick
+ * adapt are taken as the old window (the caller keeps the count), and a
+ * loss asks quick adapt for one look, at the end of its period (htsim's
+ * request stays until one happens, however much later).
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>
