@@ -239,10 +239,12 @@ static u32 rue_pdc_hash(const struct rue_av *av)
  * rue_pdc_find() - the initiator PDC of @qp towards @av, created if needed
  * @qp: a UET QP, req.lock held
  * @av: the peer
+ * @mss: the payload of a full packet, for congestion control
  *
  * Return: the PDC, or NULL when none can be made now (retry later).
  */
-struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av)
+struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
+			     u32 mss)
 {
 	u32 h = rue_pdc_hash(av);
 	struct rue_pdc *pdc;
@@ -264,6 +266,8 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av)
 	pdc->una_psn = pdc->start_psn;
 	pdc->sack_high = pdc->start_psn - 1;
 	pdc->rto_us = uet_rto_ms * USEC_PER_MSEC;
+	rue_nscc_cfg_default(&pdc->cc_cfg, mss);
+	rue_nscc_init(&pdc->cc, &pdc->cc_cfg);
 	timer_setup(&pdc->rto, rue_pds_rto, 0);
 	hash_add(qp->uet.pdcs, &pdc->qp_node, h);
 	qp->uet.nr_pdcs++;
@@ -271,10 +275,22 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av)
 	return pdc;
 }
 
-/* Packets in flight; room for @n more? */
-bool rue_pdc_room(const struct rue_pdc *pdc, u32 n)
+/*
+ * Room for one more request of @len bytes: within the PSN window and the
+ * congestion window (which always lets one request go).
+ */
+bool rue_pdc_room(const struct rue_pdc *pdc, u32 len)
 {
-	return pdc->next_psn - pdc->una_psn + n <= RUE_PDC_WIN;
+	return pdc->next_psn - pdc->una_psn < RUE_PDC_WIN &&
+	       (!pdc->inflight ||
+		pdc->inflight + len <= rue_nscc_cwnd(&pdc->cc));
+}
+
+/* Three quarters of a window in flight: time to ask for an ACK. */
+bool rue_pdc_filling(const struct rue_pdc *pdc)
+{
+	return pdc->next_psn - pdc->una_psn >= RUE_PDC_WIN * 3 / 4 ||
+	       pdc->inflight >= rue_nscc_cwnd(&pdc->cc) / 4 * 3;
 }
 
 /* A pending timer holds a reference on the PDC. */
@@ -297,7 +313,7 @@ static void rue_pdc_arm(struct rue_pdc *pdc)
  * it as TCP computes one (RFC 6298), never below rue.uet_rto_ms: softirq
  * and timer granularity in a busy guest say more than the RTT.
  */
-static void rue_pdc_rtt(struct rue_pdc *pdc, const struct rue_pds_tx *tx)
+static u32 rue_pdc_rtt(struct rue_pdc *pdc, const struct rue_pds_tx *tx)
 {
 	u64 d = ktime_get_ns() - tx->sent_ns;
 	u32 us = min_t(u64, div_u64(d, NSEC_PER_USEC), U32_MAX / 8);
@@ -313,6 +329,13 @@ static void rue_pdc_rtt(struct rue_pdc *pdc, const struct rue_pds_tx *tx)
 	}
 	pdc->rto_us = max(pdc->srtt_us + 4 * pdc->rttvar_us,
 			  uet_rto_ms * USEC_PER_MSEC);
+	return max(us, 1U);
+}
+
+/* What NSCC did, counted. */
+static void rue_pdc_cc(struct rue_pdc *pdc, unsigned int ev)
+{
+	/* counters: see uet_stats */
 }
 
 static void rue_pdc_disarm(struct rue_pdc *pdc)
@@ -324,16 +347,19 @@ static void rue_pdc_disarm(struct rue_pdc *pdc)
 /**
  * rue_pdc_take_psn() - account a new request
  * @pdc: initiator PDC, req.lock held
+ * @charge: bytes it counts in flight
  *
  * Return: the entry for the PSN the request takes (pdc->next_psn - 1).
  */
-struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc)
+struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge)
 {
 	struct rue_pds_tx *tx = &pdc->win[pdc->next_psn % RUE_PDC_WIN];
 	bool idle = pdc->una_psn == pdc->next_psn;
 
 	memset(tx, 0, sizeof(*tx));
 	tx->state = RUE_PDS_TX_SENT;
+	tx->charge = charge;
+	pdc->inflight += charge;
 	tx->sent = 1;
 	tx->epoch = pdc->epoch;
 	tx->sent_ns = ktime_get_ns();
@@ -355,6 +381,8 @@ static void rue_pdc_fail(struct rue_pdc *pdc, u8 status)
 
 		if (tx->state == RUE_PDS_TX_SENT && tx->len != U16_MAX)
 			rue_ses_tx_done(qp, tx, status);
+		if (tx->state == RUE_PDS_TX_SENT)
+			pdc->inflight -= tx->charge;
 		tx->state = RUE_PDS_TX_FREE;
 	}
 	pdc->una_psn = pdc->next_psn;
@@ -465,6 +493,8 @@ void rue_pds_rto(struct timer_list *t)
 	 * epoch (rue_pdc_ini_ack()).
 	 */
 	pdc->epoch++;
+	rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+					 ktime_get_ns()));
 	if (pdc->mode == RUE_UET_MODE_ROD) {
 		for (psn = pdc->una_psn; psn != pdc->next_psn; psn++)
 			rue_pdc_mark_retx(pdc, &pdc->win[psn % RUE_PDC_WIN]);
@@ -506,8 +536,11 @@ static void rue_pdc_ack_one(struct rue_pdc *pdc, u32 psn, u8 status,
 		return;
 	}
 	tx->state = RUE_PDS_TX_ACKED;
+	pdc->inflight -= tx->charge;
+	pdc->ack_bytes_new += tx->charge;
+	/* Karn; the newest such sample waited least behind coalescing */
 	if (tx->sent == 1)
-		rue_pdc_rtt(pdc, tx);
+		pdc->ack_rtt_us = rue_pdc_rtt(pdc, tx);
 	if (tx->retx) {
 		tx->retx = 0;
 		pdc->nr_retx--;
@@ -551,6 +584,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 	u32 cack = be32_to_cpu(a->cack_psn);
 	u32 ack_psn = cack + (s16)be16_to_cpu(a->ack_psn_offset);
 	u32 old_una = pdc->una_psn;
+	bool ecn;
 	u32 psn;
 
 	/* everything up to cack arrived; nothing beyond next_psn exists */
@@ -562,6 +596,8 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 		pdc->rid = be16_to_cpu(a->spdcid);
 		pdc->syn = false;
 	}
+	pdc->ack_bytes_new = 0;
+	pdc->ack_rtt_us = 0;
 	/* the response first: the cumulative part would ask again */
 	if (rue_psn_in(ack_psn, pdc->una_psn, pdc->next_psn)) {
 		struct rue_pds_tx *tx = &pdc->win[ack_psn % RUE_PDC_WIN];
@@ -606,9 +642,18 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 			rue_pdc_arm(pdc);
 	}
 
+	ecn = a->prologue & cpu_to_be16(RUE_PDS_ACK_M);
+	if (ecn)
+		rue_stat_inc(pdc->rdev, RUE_STAT_UET_ECN_ECHO);
+	rue_pdc_cc(pdc, rue_nscc_on_ack(&pdc->cc, &pdc->cc_cfg,
+					pdc->ack_bytes_new, pdc->ack_rtt_us,
+					ecn, ktime_get_ns()));
+
 	/* RUD: a hole that later packets overtook by 3 is lost (3.5.12.7) */
 	if (pdc->mode == RUE_UET_MODE_RUD &&
 	    (s32)(pdc->sack_high - pdc->una_psn) >= RUE_DUP_THRESH) {
+		bool lost = false;
+
 		for (psn = pdc->una_psn;
 		     (s32)(pdc->sack_high - psn) >= RUE_DUP_THRESH; psn++) {
 			struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
@@ -617,13 +662,16 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 			 * Once per RTO epoch: a resend lost again waits for
 			 * the next RTO, which opens a new epoch.
 			 */
-			if (tx->state == RUE_PDS_TX_SENT &&
-			    (tx->sent == 1 || tx->epoch != pdc->epoch))
+			if (tx->state == RUE_PDS_TX_SENT && !tx->retx &&
+			    (tx->sent == 1 || tx->epoch != pdc->epoch)) {
 				rue_pdc_mark_retx(pdc, tx);
+				lost = true;
+			}
 		}
+		if (lost)
+			rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+							 ktime_get_ns()));
 	}
-	if (a->prologue & cpu_to_be16(RUE_PDS_ACK_M))
-		rue_stat_inc(pdc->rdev, RUE_STAT_UET_ECN_ECHO);
 }
 
 /* A NACK for an initiator PDC; req.lock held. */
@@ -645,6 +693,8 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 			break;
 		pdc->gbn_valid = true;
 		pdc->gbn_psn = psn;
+		rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+						 ktime_get_ns()));
 		for (p = psn; p != pdc->next_psn; p++)
 			rue_pdc_mark_retx(pdc, &pdc->win[p % RUE_PDC_WIN]);
 		break;
@@ -684,7 +734,7 @@ struct sk_buff *rue_pdc_close(struct rue_pdc *pdc)
 	if (!skb)
 		return NULL;
 	rue_ses_queue(skb, pdc, pdc->next_psn);
-	tx = rue_pdc_take_psn(pdc);
+	tx = rue_pdc_take_psn(pdc, 0);
 	tx->len = U16_MAX;		/* marks the CLOSE */
 	pdc->closing = true;
 	return skb;
@@ -1195,6 +1245,7 @@ static void rue_pdc_info(struct rue_pdc *pdc, struct rue_pdc_info *i)
 		i->srtt_us = pdc->srtt_us;
 		i->rto_us = pdc->rto_us;
 		i->retries = pdc->retries;
+		i->cwnd = rue_nscc_cwnd(&pdc->cc);
 		spin_unlock_bh(&qp->req.lock);
 		rue_qp_put(qp);
 	} else {

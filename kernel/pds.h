@@ -14,6 +14,7 @@
 #include <net/dst_cache.h>
 
 #include "ah.h"
+#include "nscc.h"
 
 struct rue_dev;
 struct rue_qp;
@@ -45,6 +46,7 @@ struct rue_pds_tx {
 	u8 retx;			/* queued to be sent again */
 	u8 epoch;			/* pdc->epoch of the last send */
 	u8 read;			/* a READ: acknowledged by its data only */
+	u16 charge;			/* bytes it counts in flight (NSCC) */
 	u64 sent_ns;			/* ktime of the last send */
 };
 
@@ -98,6 +100,11 @@ struct rue_pdc {
 	u32 srtt_us;			/* smoothed RTT, 0: no sample yet */
 	u32 rttvar_us;
 	u32 rto_us;			/* current RTO, before backoff */
+	struct rue_nscc cc;		/* the congestion window (nscc.c) */
+	struct rue_nscc_cfg cc_cfg;
+	u32 inflight;			/* bytes charged to requests in flight */
+	u32 ack_bytes_new;		/* of this ACK: newly acknowledged */
+	u32 ack_rtt_us;			/* of this ACK: an RTT sample, 0: none */
 	struct timer_list rto;
 	struct rue_pds_tx win[RUE_PDC_WIN];	/* by PSN % RUE_PDC_WIN */
 
@@ -155,9 +162,11 @@ typedef int (*rue_pdc_iter_fn)(const struct rue_pdc_info *info, void *arg);
 void rue_pdc_put(struct rue_pdc *pdc);
 int rue_pds_for_each(struct rue_dev *rdev, unsigned long *cursor,
 		     rue_pdc_iter_fn fn, void *arg);
-struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av);
-bool rue_pdc_room(const struct rue_pdc *pdc, u32 n);
-struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc);
+struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
+			     u32 mss);
+bool rue_pdc_room(const struct rue_pdc *pdc, u32 len);
+bool rue_pdc_filling(const struct rue_pdc *pdc);
+struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge);
 void rue_pdc_ini_drop(struct rue_pdc *pdc);
 int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget);
 struct sk_buff *rue_pdc_close(struct rue_pdc *pdc);

@@ -369,7 +369,7 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 		struct rue_pds_tx *tx;
 		struct rue_pdc *pdc;
 		struct sk_buff *skb;
-		u32 psn, len;
+		u32 psn, len, charge;
 		bool last;
 
 		if (w->done || (w->status != IB_WC_SUCCESS && req->cur_off)) {
@@ -381,14 +381,16 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 			req->cur_off = 0;
 			continue;
 		}
-		pdc = rue_pdc_find(qp, &w->av);
-		if (!pdc || !rue_pdc_room(pdc, 1))
+		len = min(w->sqe.length - req->cur_off, max);
+		/* a READ request is small; its response comes back */
+		charge = w->sqe.opcode == RUE_WR_RDMA_READ ? 64 : max(len, 64U);
+		pdc = rue_pdc_find(qp, &w->av, max);
+		if (!pdc || !rue_pdc_room(pdc, charge))
 			break;	/* an ACK or the RTO kicks us */
 
-		len = min(w->sqe.length - req->cur_off, max);
 		last = req->cur_off + len == w->sqe.length;
 		psn = pdc->next_psn;
-		tx = rue_pdc_take_psn(pdc);
+		tx = rue_pdc_take_psn(pdc, charge);
 		tx->wqe = req->cur;
 		tx->off = req->cur_off;
 		tx->len = len;
@@ -402,8 +404,7 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 
 		/* AR: at the end of a message, or with the window filling */
 		skb = rue_ses_build(qp, pdc, tx, psn,
-				    last || !rue_pdc_room(pdc, RUE_PDC_WIN / 4),
-				    false);
+				    last || rue_pdc_filling(pdc), false);
 		if (skb) {
 			rue_ses_queue(skb, pdc, psn);
 			__skb_queue_tail(out, skb);
