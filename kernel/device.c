@@ -366,6 +366,7 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	if (rdev->wq)
 		destroy_workqueue(rdev->wq);
 	free_percpu(rdev->stats);
+	free_percpu(rdev->uet_stats);
 	rue_pfc_free(rdev);
 	rue_cc_dev_free(rdev);
 	rue_uet_dev_free(rdev);
@@ -493,6 +494,7 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	rdev->stats = alloc_percpu(struct rue_stats);
+	rdev->uet_stats = alloc_percpu(struct rue_uet_stats);
 	rdev->link_mbps = rue_dev_link_mbps(ndev);
 	/*
 	 * Per-CPU: transmit work continues on the CPU that queued it, so a
@@ -501,7 +503,7 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	 */
 	rdev->wq = alloc_workqueue("rue_%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
 				   name);
-	if (!rdev->stats || !rdev->wq) {
+	if (!rdev->stats || !rdev->uet_stats || !rdev->wq) {
 		err = -ENOMEM;
 		goto err_dealloc;
 	}

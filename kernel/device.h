@@ -15,6 +15,7 @@
 #include "pfc.h"
 #include "stats.h"
 #include "txq.h"
+#include "uet_stats.h"
 
 struct rue_dev {
 	struct ib_device ibdev;
@@ -67,6 +68,7 @@ struct rue_dev {
 	struct rue_uet_dev uet;		/* UET endpoints and PDCs (pds.c) */
 
 	struct rue_stats __percpu *stats;
+	struct rue_uet_stats __percpu *uet_stats;	/* uet_stats.h */
 	struct workqueue_struct *wq;	/* QP transmit work */
 };
 

@@ -2,7 +2,7 @@
 /*
  * The "rue" generic netlink family (Documentation/netlink/rue.yaml,
  * uapi/linux/rue_netlink.h): device state, congestion control settings,
- * QP state and UET jobs for ruectl.
+ * QP state, UET jobs, PDCs and counters for ruectl.
  */
 #include <net/genetlink.h>
 #include <rdma/ib_cache.h>
@@ -14,7 +14,9 @@
 #include "pfc.h"
 #include "qp.h"
 #include "netlink.h"
+#include "pds.h"
 #include "txq.h"
+#include "uet_stats.h"
 
 static struct genl_family rue_genl_family;
 
@@ -916,13 +918,13 @@ out_put:
 }
 
 /*
- * A job dump: cb->args[0] is 0 before the first call, then whether it
- * covers one device or every device; cb->args[1] is the index of the
- * device to resume at, cb->args[2] the job ID in it.
+ * A job (or PDC) dump: cb->args[0] is 0 before the first call, then
+ * whether it covers one device or every device; cb->args[1] is the index
+ * of the device to resume at, cb->args[2] the job ID (PDCID) in it.
  */
 enum {
-	RUE_NL_JOB_DUMP_ONE = 1,
-	RUE_NL_JOB_DUMP_ALL,
+	RUE_NL_DUMP_ONE = 1,
+	RUE_NL_DUMP_ALL,
 };
 
 struct rue_nl_job_dump {
@@ -967,7 +969,7 @@ static int rue_nl_job_dump_dev(struct rue_dev *rdev, void *arg)
 }
 
 /* First call: which devices, from the request's attributes. */
-static int rue_nl_job_dump_start(struct netlink_callback *cb)
+static int rue_nl_dump_start(struct netlink_callback *cb)
 {
 	struct nlattr *tb[RUE_A_DEV_MAX + 1];
 	struct genl_info info = { .attrs = tb, .extack = cb->extack };
@@ -979,7 +981,7 @@ static int rue_nl_job_dump_start(struct netlink_callback *cb)
 	if (err)
 		return err;
 	if (!tb[RUE_A_DEV_INDEX] && !tb[RUE_A_DEV_NAME]) {
-		cb->args[0] = RUE_NL_JOB_DUMP_ALL;
+		cb->args[0] = RUE_NL_DUMP_ALL;
 		return 0;
 	}
 	rdev = rue_nl_dev_from_attrs(&info);
@@ -987,7 +989,7 @@ static int rue_nl_job_dump_start(struct netlink_callback *cb)
 		NL_SET_ERR_MSG(cb->extack, "no such rue device");
 		return -ENODEV;
 	}
-	cb->args[0] = RUE_NL_JOB_DUMP_ONE;
+	cb->args[0] = RUE_NL_DUMP_ONE;
 	cb->args[1] = rdev->ibdev.index;
 	rue_dev_put(rdev);
 	return 0;
@@ -1006,11 +1008,11 @@ static int rue_nl_job_get_dumpit(struct sk_buff *skb,
 	int err;
 
 	if (!cb->args[0]) {
-		err = rue_nl_job_dump_start(cb);
+		err = rue_nl_dump_start(cb);
 		if (err)
 			return err;
 	}
-	if (cb->args[0] == RUE_NL_JOB_DUMP_ALL) {
+	if (cb->args[0] == RUE_NL_DUMP_ALL) {
 		cursor = cb->args[1];
 		err = rue_dev_for_each(&cursor, rue_nl_job_dump_dev, &d);
 		cb->args[1] = cursor;
@@ -1022,6 +1024,262 @@ static int rue_nl_job_get_dumpit(struct sk_buff *skb,
 		rue_dev_put(rdev);
 	}
 	/* A full message ends this part of the dump; resume at the cursors. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+/* ------------------------------------------------------------------ */
+/* UET PDCs                                                            */
+
+/* The peer as its family's address: an IPv4 peer is kept v4-mapped. */
+static int rue_nl_put_peer(struct sk_buff *msg, const struct rue_pdc_info *pdc)
+{
+	if (pdc->network_type == RDMA_NETWORK_IPV4) {
+		if (nla_put_u8(msg, RUE_A_PDC_FAMILY, AF_INET) ||
+		    nla_put_in_addr(msg, RUE_A_PDC_PEER, pdc->peer.s6_addr32[3]))
+			return -EMSGSIZE;
+		return 0;
+	}
+	if (nla_put_u8(msg, RUE_A_PDC_FAMILY, AF_INET6) ||
+	    nla_put_in6_addr(msg, RUE_A_PDC_PEER, &pdc->peer))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* What only an initiator PDC has: its QP and its send state. */
+static int rue_nl_put_pdc_ini(struct sk_buff *msg,
+			      const struct rue_pdc_info *pdc)
+{
+	if (nla_put_u8(msg, RUE_A_PDC_SYN, pdc->syn) ||
+	    nla_put_u8(msg, RUE_A_PDC_CLOSING, pdc->closing) ||
+	    nla_put_u32(msg, RUE_A_PDC_QPN, pdc->qpn) ||
+	    nla_put_u32(msg, RUE_A_PDC_NEXT_PSN, pdc->next_psn) ||
+	    nla_put_u32(msg, RUE_A_PDC_UNA_PSN, pdc->una_psn) ||
+	    nla_put_u32(msg, RUE_A_PDC_SRTT, pdc->srtt_us) ||
+	    nla_put_u32(msg, RUE_A_PDC_RTO, pdc->rto_us) ||
+	    nla_put_u32(msg, RUE_A_PDC_RETRIES, pdc->retries) ||
+	    nla_put_u32(msg, RUE_A_PDC_CWND, pdc->cwnd))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int rue_nl_put_pdc(struct sk_buff *msg, const struct rue_pdc_info *pdc)
+{
+	bool ini = pdc->role == RUE_PDC_INITIATOR;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, RUE_A_DEV_PDC);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u16(msg, RUE_A_PDC_LOCAL_ID, pdc->lid) ||
+	    nla_put_u16(msg, RUE_A_PDC_REMOTE_ID, pdc->rid) ||
+	    nla_put_u8(msg, RUE_A_PDC_ROLE, ini ? RUE_PDC_ROLE_INITIATOR :
+						  RUE_PDC_ROLE_TARGET) ||
+	    nla_put_u8(msg, RUE_A_PDC_MODE, pdc->mode) ||
+	    nla_put_u32(msg, RUE_A_PDC_JOB, pdc->job) ||
+	    rue_nl_put_peer(msg, pdc) ||
+	    (ini ? rue_nl_put_pdc_ini(msg, pdc) :
+		   nla_put_u32(msg, RUE_A_PDC_RX_NEXT_PSN, pdc->rx_next))) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+struct rue_nl_pdc_dump {
+	struct sk_buff *msg;
+	struct netlink_callback *cb;
+	struct rue_dev *rdev;
+};
+
+/* rue_pds_for_each's step, in process context with no lock held. */
+static int rue_nl_pdc_dump_one(const struct rue_pdc_info *pdc, void *arg)
+{
+	struct rue_nl_pdc_dump *d = arg;
+	struct rue_dev *rdev = d->rdev;
+	void *hdr;
+
+	hdr = genlmsg_put(d->msg, NETLINK_CB(d->cb->skb).portid,
+			  d->cb->nlh->nlmsg_seq, &rue_genl_family,
+			  NLM_F_MULTI, RUE_CMD_PDC_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(d->msg, RUE_A_DEV_INDEX, rdev->ibdev.index) ||
+	    nla_put_string(d->msg, RUE_A_DEV_NAME, dev_name(&rdev->ibdev.dev)) ||
+	    rue_nl_put_pdc(d->msg, pdc)) {
+		genlmsg_cancel(d->msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(d->msg, hdr);
+	return 0;
+}
+
+/*
+ * @rdev's PDCs from cb->args[2] on.  When the message fills up, the
+ * cursor is the PDCID that did not fit, and the next part starts there.
+ */
+static int rue_nl_pdc_dump_pdcs(struct rue_nl_pdc_dump *d,
+				struct rue_dev *rdev)
+{
+	unsigned long cursor = d->cb->args[2];
+	int err;
+
+	d->rdev = rdev;
+	err = rue_pds_for_each(rdev, &cursor, rue_nl_pdc_dump_one, d);
+	d->cb->args[2] = cursor;
+	return err;
+}
+
+/* rue_dev_for_each's step: the next device starts at its first PDC. */
+static int rue_nl_pdc_dump_dev(struct rue_dev *rdev, void *arg)
+{
+	struct rue_nl_pdc_dump *d = arg;
+	int err;
+
+	err = rue_nl_pdc_dump_pdcs(d, rdev);
+	if (!err)
+		d->cb->args[2] = 0;
+	return err;
+}
+
+/* One message per PDC, in device index and then PDCID order. */
+static int rue_nl_pdc_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct rue_nl_pdc_dump d = { .msg = skb, .cb = cb };
+	unsigned long cursor;
+	struct rue_dev *rdev;
+	int err;
+
+	if (!cb->args[0]) {
+		err = rue_nl_dump_start(cb);
+		if (err)
+			return err;
+	}
+	if (cb->args[0] == RUE_NL_DUMP_ALL) {
+		cursor = cb->args[1];
+		err = rue_dev_for_each(&cursor, rue_nl_pdc_dump_dev, &d);
+		cb->args[1] = cursor;
+	} else {
+		rdev = rue_dev_get_by_index(cb->args[1]);
+		if (!rdev)
+			return 0;	/* gone since: the dump ends */
+		err = rue_nl_pdc_dump_pdcs(&d, rdev);
+		rue_dev_put(rdev);
+	}
+	/* A full message ends this part of the dump; resume at the cursors. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+/* ------------------------------------------------------------------ */
+/* UET counters                                                        */
+
+/* Every counter, by name: uet_stats.c's table is the only list. */
+static int rue_nl_put_uet_stats(struct sk_buff *msg, struct rue_dev *rdev)
+{
+	struct nlattr *stats, *stat;
+	int i;
+
+	stats = nla_nest_start(msg, RUE_A_DEV_UET_STATS);
+	if (!stats)
+		return -EMSGSIZE;
+	for (i = 0; i < RUE_NUSTATS; i++) {
+		stat = nla_nest_start(msg, RUE_A_DEV_UET_STAT);
+		if (!stat ||
+		    nla_put_string(msg, RUE_A_UET_STAT_NAME,
+				   rue_uet_stat_name(i)) ||
+		    nla_put_u64_64bit(msg, RUE_A_UET_STAT_VALUE,
+				      rue_uet_stat_read(rdev, i),
+				      RUE_A_UET_STAT_PAD)) {
+			nla_nest_cancel(msg, stats);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, stat);
+	}
+	nla_nest_end(msg, stats);
+	return 0;
+}
+
+static int rue_nl_fill_uet_stats(struct sk_buff *msg, struct rue_dev *rdev,
+				 u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &rue_genl_family, flags,
+			  RUE_CMD_UET_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RUE_A_DEV_INDEX, rdev->ibdev.index) ||
+	    nla_put_string(msg, RUE_A_DEV_NAME, dev_name(&rdev->ibdev.dev)) ||
+	    rue_nl_put_uet_stats(msg, rdev)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+/*
+ * One message holds every counter: at most about 50 bytes each, so
+ * NLMSG_GOODSIZE has room for some 70 of them.
+ */
+static int rue_nl_uet_stats_get_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	struct rue_dev *rdev;
+	struct sk_buff *msg;
+	int err;
+
+	rdev = rue_nl_dev_from_attrs(info);
+	if (IS_ERR(rdev)) {
+		GENL_SET_ERR_MSG(info, "a device index or name is required");
+		return PTR_ERR(rdev);
+	}
+	if (!rdev) {
+		GENL_SET_ERR_MSG(info, "no such rue device");
+		return -ENODEV;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out_put;
+	}
+	err = rue_nl_fill_uet_stats(msg, rdev, info->snd_portid,
+				    info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		goto out_put;
+	}
+	rue_dev_put(rdev);
+	return genlmsg_reply(msg, info);
+
+out_put:
+	rue_dev_put(rdev);
+	return err;
+}
+
+static int rue_nl_uet_stats_dump_one(struct rue_dev *rdev, void *arg)
+{
+	struct rue_nl_dump *d = arg;
+
+	return rue_nl_fill_uet_stats(d->msg, rdev,
+				     NETLINK_CB(d->cb->skb).portid,
+				     d->cb->nlh->nlmsg_seq, NLM_F_MULTI);
+}
+
+static int rue_nl_uet_stats_get_dumpit(struct sk_buff *skb,
+				       struct netlink_callback *cb)
+{
+	struct rue_nl_dump d = { .msg = skb, .cb = cb };
+	unsigned long cursor = cb->args[0];
+	int err;
+
+	err = rue_dev_for_each(&cursor, rue_nl_uet_stats_dump_one, &d);
+	cb->args[0] = cursor;
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
 	return err ?: skb->len;
@@ -1065,6 +1323,17 @@ static const struct genl_small_ops rue_genl_ops[] = {
 		.validate = GENL_DONT_VALIDATE_DUMP,
 		.doit = rue_nl_job_get_doit,
 		.dumpit = rue_nl_job_get_dumpit,
+	},
+	{
+		.cmd = RUE_CMD_PDC_GET,
+		.validate = GENL_DONT_VALIDATE_DUMP,
+		.dumpit = rue_nl_pdc_get_dumpit,
+	},
+	{
+		.cmd = RUE_CMD_UET_STATS_GET,
+		.validate = GENL_DONT_VALIDATE_DUMP,
+		.doit = rue_nl_uet_stats_get_doit,
+		.dumpit = rue_nl_uet_stats_get_dumpit,
 	},
 };
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ruectl against the real kernel: "dev show" in text and JSON, UET jobs
-# (add, show, del, who may grant them, their end with the device), its
-# unit tests with the netlink family present, and clear errors.
+# (add, show, del, who may grant them, their end with the device), UET
+# counters and PDCs of fresh devices, its unit tests with the netlink
+# family present, and clear errors.
 source "$(dirname "$0")/lib.sh"
 
 require_guest
@@ -61,6 +62,52 @@ must_fail() {
 	rc=$?
 	echo "\$ ${*#"$RUECTL"} -> $rc: $out"
 	[ $rc = 1 ] && grep -qF -- "$pattern" <<<"$out"
+}
+
+# The UET counters kernel/uet_stats.c defines (the kernel may add more).
+UET_COUNTERS="pdc_opened pdc_closed pdc_idle_closed pdc_failed syn_sent
+acks_sent acks_rcvd sacks_rcvd nacks_rcvd rod_ooo_drops fast_retransmits
+rto_retransmits ses_errors_sent ses_errors_rcvd rnr_nacks cwnd_decreases
+cwnd_increases ecn_marked_rcvd"
+
+# Before any UET traffic: every counter there, once, at 0, in text and in
+# JSON, for one device and in the dump of every device.
+t_uet_stats_fresh() {
+	local text json all
+	text=$("$RUECTL" uet stats rc0) || return 1
+	echo "$text"
+	grep -qE '^[0-9]+: rc0:$' <<<"$(head -n 1 <<<"$text")" || return 1
+	# below the device line, "    NAME 0" and nothing else
+	tail -n +2 <<<"$text" | grep -vqE '^    [a-z0-9_]+ 0$' && return 1
+	for c in $UET_COUNTERS; do
+		[ "$(grep -cx "    $c 0" <<<"$text")" = 1 ] || { echo "no $c 0"; return 1; }
+	done
+	json=$("$RUECTL" -j uet stats rc0) || return 1
+	all=$("$RUECTL" -j uet stats) || return 1
+	python3 - "$json" "$all" $UET_COUNTERS <<-'EOF'
+		import json, sys
+		one, every, want = json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3:]
+		assert len(one) == 1 and one[0]["name"] == "rc0", one
+		counters = {k: v for k, v in one[0].items() if k not in ("index", "name")}
+		assert set(want) <= set(counters), set(want) - set(counters)
+		assert all(v == 0 for v in counters.values()), counters
+		names = sorted(d["name"] for d in every)
+		assert names == ["rc0", "rc1"], names
+		for d in every:
+		    rest = {k: v for k, v in d.items() if k not in ("index", "name")}
+		    assert rest == counters, d
+	EOF
+}
+
+# No PDC before any UET traffic; an unknown device is an error, for both.
+t_pdc_show_fresh() {
+	[ -z "$("$RUECTL" pdc show rc0)" ] && [ -z "$("$RUECTL" pdc)" ] &&
+	[ "$("$RUECTL" -j pdc show rc1)" = "[]" ] &&
+	[ "$("$RUECTL" -j pdc show)" = "[]" ] || return 1
+	must_fail 'device "nosuch" not found' "$RUECTL" pdc show nosuch &&
+	must_fail 'device "nosuch" not found' "$RUECTL" -j pdc show nosuch &&
+	must_fail 'device "nosuch" not found' "$RUECTL" uet stats nosuch &&
+	must_fail 'unexpected argument "x"' "$RUECTL" pdc show rc0 x
 }
 
 t_job_round_trip() {
@@ -150,6 +197,8 @@ run_test "setup" t_setup
 run_test "dev show lists devices, netdevs, state, GIDs" t_dev_show
 run_test "dev show DEV as JSON" t_dev_show_one_json
 run_test "unique prefixes" t_prefixes
+run_test "uet stats: every counter at 0 on fresh devices (text, JSON)" t_uet_stats_fresh
+run_test "pdc show: none on fresh devices, unknown device refused" t_pdc_show_fresh
 run_test "job add, show (text, JSON), del" t_job_round_trip
 run_test "job errors: device, exists, no such job, bad ID, uid, gid" t_job_errors
 run_test "job add and del need CAP_NET_ADMIN" t_job_needs_cap_net_admin

@@ -23,6 +23,9 @@ enum rue_cmd {
 	RUE_CMD_JOB_DEL,	/* do: revoke it; EBUSY while QPs use it (admin) */
 	RUE_CMD_JOB_GET,	/* do: one job of one device; dump: every job
 				 * of one device, or of every device */
+	RUE_CMD_PDC_GET,	/* dump: the UET PDCs of one device, or of
+				 * every device */
+	RUE_CMD_UET_STATS_GET,	/* do: one device's UET counters; dump: all */
 
 	__RUE_CMD_MAX,
 	RUE_CMD_MAX = __RUE_CMD_MAX - 1
@@ -46,6 +49,9 @@ enum rue_dev_attr {
 	RUE_A_DEV_CC,			/* nest: enum rue_cc_attr */
 	RUE_A_DEV_QP,			/* nest: enum rue_qp_attr */
 	RUE_A_DEV_JOB,			/* nest: enum rue_job_attr */
+	RUE_A_DEV_PDC,			/* nest: enum rue_pdc_attr */
+	RUE_A_DEV_UET_STATS,		/* nest of RUE_A_DEV_UET_STAT */
+	RUE_A_DEV_UET_STAT,		/* nest: enum rue_uet_stat_attr */
 
 	__RUE_A_DEV_MAX,
 	RUE_A_DEV_MAX = __RUE_A_DEV_MAX - 1
@@ -192,5 +198,62 @@ enum rue_job_attr {
 
 /* JobIDs are 24 bits; 0 is reserved (rue's "no job"). */
 #define RUE_JOB_ID_MAX 0xffffff
+
+/*
+ * One UET packet delivery context (RUE_A_DEV_PDC), as RUE_CMD_PDC_GET
+ * dumps it (UE 1.0.1 §3.5): a copy taken under the PDC's lock.  Initiator
+ * PDCs carry the QP and the send state (QPN ... CWND), target PDCs the
+ * receive state (RX_NEXT_PSN).
+ */
+enum rue_pdc_attr {
+	RUE_A_PDC_UNSPEC,
+	RUE_A_PDC_LOCAL_ID,		/* u16: our PDCID */
+	RUE_A_PDC_REMOTE_ID,		/* u16: the peer's; 0 while unknown */
+	RUE_A_PDC_ROLE,			/* u8: enum rue_nl_pdc_role */
+	RUE_A_PDC_MODE,			/* u8: enum rue_uet_mode (rdma/rue-abi.h) */
+	RUE_A_PDC_JOB,			/* u32: JobID */
+	RUE_A_PDC_FAMILY,		/* u8: AF_INET or AF_INET6 */
+	RUE_A_PDC_PEER,			/* binary: the peer's IP address, 4 bytes
+					 * (AF_INET) or 16 (AF_INET6) */
+	RUE_A_PDC_SYN,			/* u8: initiator, the target's PDCID is
+					 * not known yet (SYN set) */
+	RUE_A_PDC_CLOSING,		/* u8: initiator, CLOSE sent */
+	RUE_A_PDC_QPN,			/* u32: initiator, its UET QP */
+	RUE_A_PDC_NEXT_PSN,		/* u32: initiator, next new PSN */
+	RUE_A_PDC_UNA_PSN,		/* u32: initiator, oldest unacknowledged */
+	RUE_A_PDC_SRTT,			/* u32: initiator, smoothed RTT in us,
+					 * 0 before the first sample */
+	RUE_A_PDC_RTO,			/* u32: initiator, RTO in us, before
+					 * backoff */
+	RUE_A_PDC_RETRIES,		/* u32: initiator, RTOs without progress */
+	RUE_A_PDC_CWND,			/* u32: initiator, congestion window in
+					 * bytes; 0 = no window */
+	RUE_A_PDC_RX_NEXT_PSN,		/* u32: target, every PSN before it
+					 * has arrived */
+
+	__RUE_A_PDC_MAX,
+	RUE_A_PDC_MAX = __RUE_A_PDC_MAX - 1
+};
+
+/* Whether a PDC sends requests (initiator) or receives them (target). */
+enum rue_nl_pdc_role {
+	RUE_PDC_ROLE_INITIATOR = 0,
+	RUE_PDC_ROLE_TARGET = 1,
+};
+
+/*
+ * One UET counter (RUE_A_DEV_UET_STAT).  Counters travel by name: the
+ * kernel's table (kernel/uet_stats.c) is the only list, and says when
+ * each counts.  Values only go up for the device's life.
+ */
+enum rue_uet_stat_attr {
+	RUE_A_UET_STAT_UNSPEC,
+	RUE_A_UET_STAT_NAME,		/* string */
+	RUE_A_UET_STAT_VALUE,		/* u64 */
+	RUE_A_UET_STAT_PAD,
+
+	__RUE_A_UET_STAT_MAX,
+	RUE_A_UET_STAT_MAX = __RUE_A_UET_STAT_MAX - 1
+};
 
 #endif /* _UAPI_LINUX_RUE_NETLINK_H */

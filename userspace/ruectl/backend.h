@@ -16,7 +16,9 @@
 #include "ruectl/cc.h"
 #include "ruectl/device.h"
 #include "ruectl/job.h"
+#include "ruectl/pdc.h"
 #include "ruectl/qp.h"
+#include "ruectl/uet.h"
 
 namespace rue::cli {
 
@@ -62,6 +64,16 @@ class Backend {
   // Revokes job `id`; ENODEV, ENOENT, EBUSY while QPs are bound to it,
   // EPERM without CAP_NET_ADMIN.
   virtual nl::Status DelJob(std::string_view name, uint32_t id) = 0;
+
+  // The UET PDCs of the device named `name`, or without it of every
+  // device, in the kernel's order; ENODEV when there is no such device.
+  virtual nl::Result<std::vector<Pdc>> ListPdcs(
+      std::optional<std::string_view> name) = 0;
+
+  // The UET counters of every device, in the kernel's order.
+  virtual nl::Result<std::vector<UetStats>> ListUetStats() = 0;
+  // Those of the device named `name`; ENODEV when there is none.
+  virtual nl::Result<UetStats> GetUetStats(std::string_view name) = 0;
 };
 
 }  // namespace rue::cli

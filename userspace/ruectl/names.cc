@@ -2,6 +2,7 @@
 #include "ruectl/names.h"
 
 #include <linux/rue_netlink.h>
+#include <rdma/rue-abi.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +40,12 @@ constexpr std::string_view kQpTypes[] = {
 constexpr std::string_view kQpStates[] = {
     "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR",
 };
+constexpr std::string_view kPdcRoles[] = {"initiator", "target"};
+static_assert(RUE_PDC_ROLE_INITIATOR == 0 && RUE_PDC_ROLE_TARGET == 1);
+
+constexpr std::string_view kUetModes[] = {"RUD", "ROD"};
+static_assert(RUE_UET_MODE_RUD == 0 && RUE_UET_MODE_ROD == 1);
+
 static_assert(RUE_GID_TYPE_IB == 0 && RUE_GID_TYPE_ROCE_V1 == 1 &&
               RUE_GID_TYPE_ROCE_V2 == 2);
 
@@ -93,6 +100,10 @@ std::string_view GidTypeName(uint8_t type) { return Lookup(kGidTypes, type); }
 std::string_view QpTypeName(uint8_t type) { return Lookup(kQpTypes, type); }
 
 std::string_view QpStateName(uint8_t state) { return Lookup(kQpStates, state); }
+
+std::string_view PdcRoleName(uint8_t role) { return Lookup(kPdcRoles, role); }
+
+std::string_view UetModeName(uint8_t mode) { return Lookup(kUetModes, mode); }
 
 std::string FormatGuid(uint64_t guid) {
   char text[sizeof("0000:0000:0000:0000")];

@@ -23,6 +23,10 @@ std::string_view GidTypeName(uint8_t type);
 std::string_view QpTypeName(uint8_t type);
 // enum ib_qp_state: RESET, INIT, RTR, RTS, SQD, SQE, ERR.
 std::string_view QpStateName(uint8_t state);
+// enum rue_nl_pdc_role: initiator, target.
+std::string_view PdcRoleName(uint8_t role);
+// enum rue_uet_mode, as UE 1.0.1 spells the delivery modes: RUD, ROD.
+std::string_view UetModeName(uint8_t mode);
 
 // As rdma(8) prints GUIDs: four groups of four hex digits, "0011:2233:...".
 std::string FormatGuid(uint64_t guid);

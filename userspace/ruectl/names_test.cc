@@ -2,6 +2,8 @@
 #include "ruectl/names.h"
 
 #include <gtest/gtest.h>
+#include <linux/rue_netlink.h>
+#include <rdma/rue-abi.h>
 
 namespace rue::cli {
 namespace {
@@ -64,6 +66,15 @@ TEST(NamesTest, QpStates) {
   EXPECT_EQ(QpStateName(5), "SQE");
   EXPECT_EQ(QpStateName(6), "ERR");
   EXPECT_EQ(QpStateName(7), "UNKNOWN");
+}
+
+TEST(NamesTest, PdcRolesAndUetModes) {
+  EXPECT_EQ(PdcRoleName(RUE_PDC_ROLE_INITIATOR), "initiator");
+  EXPECT_EQ(PdcRoleName(RUE_PDC_ROLE_TARGET), "target");
+  EXPECT_EQ(PdcRoleName(2), "UNKNOWN");
+  EXPECT_EQ(UetModeName(RUE_UET_MODE_RUD), "RUD");
+  EXPECT_EQ(UetModeName(RUE_UET_MODE_ROD), "ROD");
+  EXPECT_EQ(UetModeName(255), "UNKNOWN");
 }
 
 TEST(NamesTest, Guid) {

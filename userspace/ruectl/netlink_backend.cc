@@ -9,7 +9,9 @@
 #include "ruectl/cc_attrs.h"
 #include "ruectl/device_parse.h"
 #include "ruectl/job_attrs.h"
+#include "ruectl/pdc_attrs.h"
 #include "ruectl/qp_parse.h"
+#include "ruectl/uet_attrs.h"
 
 namespace rue::cli {
 namespace {
@@ -175,6 +177,40 @@ nl::Status NetlinkBackend::DelJob(std::string_view name, uint32_t id) {
   if (!connected.ok()) return connected;
   nl::MessageBuilder request = JobDelRequest(family_.id, name, id);
   return socket_->Do(request, IgnoreReply);
+}
+
+nl::Result<std::vector<Pdc>> NetlinkBackend::ListPdcs(
+    std::optional<std::string_view> name) {
+  if (name && name->size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<Pdc> pdcs;
+  nl::MessageBuilder request = PdcDumpRequest(family_.id, name);
+  nl::Status dumped = socket_->Dump(request, Collect(ParsePdc, "PDC", pdcs));
+  if (!dumped.ok()) return dumped.error();
+  return pdcs;
+}
+
+nl::Result<std::vector<UetStats>> NetlinkBackend::ListUetStats() {
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<UetStats> stats;
+  nl::MessageBuilder request = UetStatsRequest(family_.id, std::nullopt);
+  nl::Status dumped =
+      socket_->Dump(request, Collect(ParseUetStats, "UET counters", stats));
+  if (!dumped.ok()) return dumped.error();
+  return stats;
+}
+
+nl::Result<UetStats> NetlinkBackend::GetUetStats(std::string_view name) {
+  if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<UetStats> stats;
+  nl::MessageBuilder request = UetStatsRequest(family_.id, name);
+  nl::Status done =
+      socket_->Do(request, Collect(ParseUetStats, "UET counters", stats));
+  return OnlyReply(std::move(done), stats, "device");
 }
 
 }  // namespace rue::cli

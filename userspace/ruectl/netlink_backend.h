@@ -28,6 +28,10 @@ class NetlinkBackend : public Backend {
   nl::Result<Job> GetJob(std::string_view name, uint32_t id) override;
   nl::Status AddJob(std::string_view name, const JobGrant& grant) override;
   nl::Status DelJob(std::string_view name, uint32_t id) override;
+  nl::Result<std::vector<Pdc>> ListPdcs(
+      std::optional<std::string_view> name) override;
+  nl::Result<std::vector<UetStats>> ListUetStats() override;
+  nl::Result<UetStats> GetUetStats(std::string_view name) override;
 
  private:
   nl::Status Connect();

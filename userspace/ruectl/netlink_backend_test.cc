@@ -59,6 +59,8 @@ TEST_F(NetlinkBackendTest, OverlongNameIsENODEVWithoutAsking) {
   EXPECT_EQ(backend_.GetJob(overlong, 1).error().code, ENODEV);
   EXPECT_EQ(backend_.AddJob(overlong, JobGrant{1, std::nullopt, std::nullopt}).error().code, ENODEV);
   EXPECT_EQ(backend_.DelJob(overlong, 1).error().code, ENODEV);
+  EXPECT_EQ(backend_.ListPdcs(overlong).error().code, ENODEV);
+  EXPECT_EQ(backend_.GetUetStats(overlong).error().code, ENODEV);
 }
 
 TEST_F(NetlinkBackendTest, CcAndQpsOrModuleNotLoaded) {
@@ -98,6 +100,27 @@ TEST_F(NetlinkBackendTest, UnknownDeviceHasNoJobs) {
   // Every device's jobs: however many there are, the dump works.
   nl::Result<std::vector<Job>> all = backend_.ListJobs(std::nullopt);
   EXPECT_TRUE(all.ok()) << all.error().ToString();
+}
+
+// With a device, its counters are the kernel's whole table, each once;
+// the guest test (rue_ruectl.sh) checks their values on a fresh device.
+TEST_F(NetlinkBackendTest, PdcsAndUetStatsOfEveryDeviceOrNone) {
+  if (!RueLoaded()) GTEST_SKIP() << "rue module not loaded";
+  nl::Result<std::vector<Pdc>> none = backend_.ListPdcs("no-such-rue-device");
+  ASSERT_FALSE(none.ok());
+  if (none.error().code == EOPNOTSUPP) GTEST_SKIP() << "no RUE_CMD_PDC_GET yet";
+  EXPECT_EQ(none.error().code, ENODEV);
+  EXPECT_EQ(backend_.GetUetStats("no-such-rue-device").error().code, ENODEV);
+  nl::Result<std::vector<Pdc>> pdcs = backend_.ListPdcs(std::nullopt);
+  EXPECT_TRUE(pdcs.ok()) << pdcs.error().ToString();
+  nl::Result<std::vector<UetStats>> all = backend_.ListUetStats();
+  ASSERT_TRUE(all.ok()) << all.error().ToString();
+  for (const UetStats& stats : *all) {
+    nl::Result<UetStats> one = backend_.GetUetStats(stats.dev);
+    ASSERT_TRUE(one.ok()) << one.error().ToString();
+    EXPECT_EQ(one->counters.size(), stats.counters.size());
+    EXPECT_FALSE(stats.counters.empty());
+  }
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 #include "ruectl/dev_cmd.h"
 #include "ruectl/job_cmd.h"
 #include "ruectl/options.h"
+#include "ruectl/pdc_cmd.h"
 #include "ruectl/qp_cmd.h"
+#include "ruectl/uet_cmd.h"
 
 #ifndef RUE_VERSION
 #define RUE_VERSION "unknown"
@@ -22,7 +24,7 @@ constexpr std::string_view kUsage =
     "Usage: ruectl [ OPTIONS ] OBJECT { COMMAND | help }\n"
     "       ruectl help\n"
     "\n"
-    "OBJECT := { dev | cc | qp | job }\n"
+    "OBJECT := { dev | cc | qp | job | pdc | uet }\n"
     "OPTIONS:\n"
     "  -j, --json      print JSON\n"
     "  -p, --pretty    indent the JSON\n"
@@ -40,7 +42,9 @@ constexpr std::string_view kUsage =
     "  ruectl cc show rue0\n"
     "  ruectl cc set rue0 ecn ect0\n"
     "  ruectl qp show rue0\n"
-    "  ruectl job add rue0 42 uid alice\n";
+    "  ruectl job add rue0 42 uid alice\n"
+    "  ruectl pdc show rue0\n"
+    "  ruectl -j uet stats rue0\n";
 
 constexpr std::string_view kVersion = "ruectl utility, rue-" RUE_VERSION "\n";
 
@@ -56,6 +60,8 @@ constexpr Command kObjects[] = {
     {"cc", RunCc},
     {"qp", RunQp},
     {"job", RunJob},
+    {"pdc", RunPdc},
+    {"uet", RunUet},
     {"help", Help},
 };
 

@@ -150,6 +150,18 @@ TEST_F(RuectlTest, JobAddShowDel) {
   EXPECT_EQ(err_.str(), "ruectl: no job 9 on device \"rue1\"\n");
 }
 
+TEST_F(RuectlTest, PdcShowAndUetStats) {
+  EXPECT_EQ(Run({"p", "s", "rue1"}), 0);
+  EXPECT_TRUE(out_.str().starts_with("dev rue1 pdc 3 role initiator "))
+      << out_.str();
+  out_.str("");
+  EXPECT_EQ(Run({"-j", "u", "s", "rue1"}), 0);
+  EXPECT_EQ(out_.str(), "[{\"index\":1,\"name\":\"rue1\",\"pdc_opened\":0}]\n");
+  EXPECT_EQ(err_.str(), "");
+  EXPECT_EQ(Run({"pdc", "show", "rue9"}), 1);
+  EXPECT_EQ(err_.str(), "ruectl: device \"rue9\" not found\n");
+}
+
 TEST_F(RuectlTest, ObjectHelp) {
   EXPECT_EQ(Run({"dev", "help"}), 0);
   EXPECT_NE(out_.str().find("ruectl dev show rue0\n"), std::string::npos);

@@ -2,6 +2,7 @@
 #include "ruectl/test_devices.h"
 
 #include <linux/rue_netlink.h>
+#include <rdma/rue-abi.h>
 
 #include <cerrno>
 
@@ -147,6 +148,57 @@ Job MakeJob(uint32_t dev_index, std::string dev, uint32_t id,
   return Job{dev_index, std::move(dev), id, uid, gid, bound};
 }
 
+Pdc InitiatorPdc() {
+  Pdc p;
+  p.dev_index = 0;
+  p.dev = "rue0";
+  p.local_id = 1;
+  p.remote_id = 5;
+  p.role = RUE_PDC_ROLE_INITIATOR;
+  p.mode = RUE_UET_MODE_RUD;
+  p.job = 42;
+  p.peer = "10.4.0.2";
+  p.syn = false;
+  p.closing = false;
+  p.qpn = 17;
+  p.next_psn = 105;
+  p.una_psn = 100;
+  p.srtt_us = 120;
+  p.rto_us = 1000;
+  p.retries = 0;
+  p.cwnd = 0;
+  return p;
+}
+
+Pdc TargetPdc() {
+  Pdc p;
+  p.dev_index = 0;
+  p.dev = "rue0";
+  p.local_id = 2;
+  p.remote_id = 9;
+  p.role = RUE_PDC_ROLE_TARGET;
+  p.mode = RUE_UET_MODE_ROD;
+  p.job = 42;
+  p.peer = "fd00::2";
+  p.rx_next_psn = 7;
+  return p;
+}
+
+Pdc SynPdc() {
+  Pdc p = InitiatorPdc();
+  p.dev_index = 1;
+  p.dev = "rue1";
+  p.local_id = 3;
+  p.remote_id = 0;
+  p.peer = "10.4.0.1";
+  p.syn = true;
+  p.qpn = 20;
+  p.next_psn = 1;
+  p.una_psn = 0;
+  p.srtt_us = 0;
+  return p;
+}
+
 }  // namespace
 
 std::vector<Device> SampleDevices() { return {Rue0(), Rue1()}; }
@@ -161,6 +213,16 @@ std::vector<Job> SampleJobs() {
   return {MakeJob(0, "rue0", 42, 1000, std::nullopt, 2),
           MakeJob(0, "rue0", 43, std::nullopt, 100, 0),
           MakeJob(1, "rue1", 7, std::nullopt, std::nullopt, 0)};
+}
+
+std::vector<Pdc> SamplePdcs() {
+  return {InitiatorPdc(), TargetPdc(), SynPdc()};
+}
+
+std::vector<UetStats> SampleUetStats() {
+  std::vector<UetCounter> rue0 = {
+      {"pdc_opened", 3}, {"pdc_closed", 1}, {"acks_rcvd", 10}};
+  return {UetStats{0, "rue0", rue0}, UetStats{1, "rue1", {{"pdc_opened", 0}}}};
 }
 
 nl::Result<std::vector<Device>> FakeBackend::ListDevices() {
@@ -282,6 +344,33 @@ nl::Status FakeBackend::DelJob(std::string_view name, uint32_t id) {
     return nl::Ok();
   }
   return nl::Error{ENOENT, "no such job"};
+}
+
+nl::Result<std::vector<Pdc>> FakeBackend::ListPdcs(
+    std::optional<std::string_view> name) {
+  ++requests_;
+  if (failure_) return *failure_;
+  if (name && !HasDevice(*name)) return nl::Error{ENODEV, "no such rue device"};
+  std::vector<Pdc> pdcs;
+  for (const Pdc& pdc : pdcs_) {
+    if (!name || pdc.dev == *name) pdcs.push_back(pdc);
+  }
+  return pdcs;
+}
+
+nl::Result<std::vector<UetStats>> FakeBackend::ListUetStats() {
+  ++requests_;
+  if (failure_) return *failure_;
+  return uet_stats_;
+}
+
+nl::Result<UetStats> FakeBackend::GetUetStats(std::string_view name) {
+  ++requests_;
+  if (failure_) return *failure_;
+  for (const UetStats& stats : uet_stats_) {
+    if (stats.dev == name) return stats;
+  }
+  return nl::Error{ENODEV, "no such rue device"};
 }
 
 }  // namespace rue::cli::testing

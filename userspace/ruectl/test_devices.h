@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Test helpers: sample devices, their congestion control, QPs and jobs,
-// and a Backend that serves them.
+// Test helpers: sample devices, their congestion control, QPs, jobs, UET
+// PDCs and counters, and a Backend that serves them.
 #ifndef RUE_RUECTL_TEST_DEVICES_H_
 #define RUE_RUECTL_TEST_DEVICES_H_
 
@@ -17,7 +17,9 @@
 #include "ruectl/cc.h"
 #include "ruectl/device.h"
 #include "ruectl/job.h"
+#include "ruectl/pdc.h"
 #include "ruectl/qp.h"
+#include "ruectl/uet.h"
 
 namespace rue::cli::testing {
 
@@ -46,6 +48,14 @@ std::vector<Qp> SampleQps();
 // rue1's 7 (neither: CAP_NET_ADMIN only).
 std::vector<Job> SampleJobs();
 
+// Three PDCs: on rue0 an initiator (RUD, PDCID 1 to the peer's 5 at
+// 10.4.0.2, QP 17, job 42) and a target (ROD, PDCID 2 for fd00::2's 9);
+// on rue1 an initiator whose SYN is still out (PDCID 3, peer PDCID 0).
+std::vector<Pdc> SamplePdcs();
+
+// rue0: pdc_opened 3, pdc_closed 1, acks_rcvd 10; rue1: pdc_opened 0.
+std::vector<UetStats> SampleUetStats();
+
 // GetCc() with a priority answers from `prio_cc` (device name and
 // CcConfig::prio) when it has that priority of that device; otherwise
 // from `cc`, the priority changed to the one asked for (its DCQCN
@@ -57,12 +67,16 @@ class FakeBackend : public Backend {
                        std::vector<DeviceCc> cc = SampleCc(),
                        std::vector<Qp> qps = SampleQps(),
                        std::vector<DeviceCc> prio_cc = {SampleCcPrio3()},
-                       std::vector<Job> jobs = SampleJobs())
+                       std::vector<Job> jobs = SampleJobs(),
+                       std::vector<Pdc> pdcs = SamplePdcs(),
+                       std::vector<UetStats> uet_stats = SampleUetStats())
       : devices_(std::move(devices)),
         cc_(std::move(cc)),
         qps_(std::move(qps)),
         prio_cc_(std::move(prio_cc)),
-        jobs_(std::move(jobs)) {}
+        jobs_(std::move(jobs)),
+        pdcs_(std::move(pdcs)),
+        uet_stats_(std::move(uet_stats)) {}
 
   // Makes every request fail with `error`.
   void FailWith(nl::Error error) { failure_ = std::move(error); }
@@ -84,6 +98,10 @@ class FakeBackend : public Backend {
   nl::Result<Job> GetJob(std::string_view name, uint32_t id) override;
   nl::Status AddJob(std::string_view name, const JobGrant& grant) override;
   nl::Status DelJob(std::string_view name, uint32_t id) override;
+  nl::Result<std::vector<Pdc>> ListPdcs(
+      std::optional<std::string_view> name) override;
+  nl::Result<std::vector<UetStats>> ListUetStats() override;
+  nl::Result<UetStats> GetUetStats(std::string_view name) override;
 
   const std::vector<Job>& jobs() const { return jobs_; }
   int requests() const { return requests_; }
@@ -105,6 +123,8 @@ class FakeBackend : public Backend {
   std::vector<Qp> qps_;
   std::vector<DeviceCc> prio_cc_;
   std::vector<Job> jobs_;
+  std::vector<Pdc> pdcs_;
+  std::vector<UetStats> uet_stats_;
   std::optional<nl::Error> failure_;
   std::optional<nl::Error> set_failure_;
   std::vector<std::pair<std::string, CcConfig>> sets_;

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * UET counters of a device, apart from rdma statistic (whose one netlink
+ * message has no room for more, see rue_stats_check()): read through the
+ * rue generic netlink family (RUE_CMD_UET_STATS_GET, "ruectl uet stats").
+ *
+ * The four UET counters rdma statistic shows (uet_rx_drops,
+ * uet_retransmits, uet_nacks_sent, uet_ecn_echo) stay there; these add
+ * to them.  The names are in uet_stats.c, with the rule of each counter:
+ * they are not ABI, netlink carries them by name.
+ */
+#ifndef _RUE_UET_STATS_H
+#define _RUE_UET_STATS_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+/*
+ * PDC lifetime: every PDC counted in pdc_opened ends once, counted in
+ * pdc_closed or in pdc_failed, so opened - closed - failed is the number
+ * of PDCs alive (what RUE_CMD_PDC_GET lists).
+ */
+enum rue_ustat {
+	/* a PDC was published: initiator on its first request to a peer,
+	 * target on a SYN that found no PDC (UE 1.0.1 3.5.8)
+	 */
+	RUE_USTAT_PDC_OPENED,
+	/* a PDC ended without error: its CLOSE exchange completed, an idle
+	 * target PDC was reaped, or its QP or device went away with nothing
+	 * unacknowledged
+	 */
+	RUE_USTAT_PDC_CLOSED,
+	/* a close started because the PDC was idle: an initiator sent CLOSE
+	 * after uet_idle_ms, or the reaper freed a target PDC after
+	 * RUE_PDC_IDLE; each such PDC also counts in pdc_closed when it ends
+	 */
+	RUE_USTAT_PDC_IDLE_CLOSED,
+	/* a PDC ended in error: retries exhausted, a NACK that ends it
+	 * (INV_DPDCID, PDC_MODE_MISMATCH, CLOSING_IN_ERR), or torn down with
+	 * requests unacknowledged
+	 */
+	RUE_USTAT_PDC_FAILED,
+	/* a packet left with the SYN flag set, first sends and resends */
+	RUE_USTAT_SYN_SENT,
+	/* a target sent an ACK (ACK, ACK_CC or ACK_CCX) */
+	RUE_USTAT_ACKS_SENT,
+	/* an initiator accepted an ACK for one of its PDCs */
+	RUE_USTAT_ACKS_RCVD,
+	/* of those, ACKs whose SACK bitmap was not zero */
+	RUE_USTAT_SACKS_RCVD,
+	/* an initiator accepted a NACK for one of its PDCs, any code */
+	RUE_USTAT_NACKS_RCVD,
+	/* a ROD target dropped a request ahead of the next expected PSN,
+	 * whether or not it NACKed it (it NACKs once per hole)
+	 */
+	RUE_USTAT_ROD_OOO_DROPS,
+	/* a request was sent again before its RTO: for a NACK, or for a
+	 * hole a SACK showed (ROD goes back once per hole)
+	 */
+	RUE_USTAT_FAST_RETRANSMITS,
+	/* a request was sent again because the RTO fired, including the
+	 * probe with the oldest; fast + rto = uet_retransmits
+	 */
+	RUE_USTAT_RTO_RETRANSMITS,
+	/* a target sent a SES response with a return code other than
+	 * RC_OK: the request was refused (key, bounds, job, length)
+	 */
+	RUE_USTAT_SES_ERRORS_SENT,
+	/* an initiator received a SES response with a return code other
+	 * than RC_OK; its work request completes in error
+	 */
+	RUE_USTAT_SES_ERRORS_RCVD,
+	/* a target sent a NACK NO_SES_MSG_AVAIL: a SEND found no receive
+	 * posted (the UET form of RNR); also counts in uet_nacks_sent
+	 */
+	RUE_USTAT_RNR_NACKS,
+	/* congestion control shrank a PDC's window (NSCC or credit) */
+	RUE_USTAT_CWND_DECREASES,
+	/* congestion control grew a PDC's window */
+	RUE_USTAT_CWND_INCREASES,
+	/* a UET packet arrived with CE in the IP ECN field, any type */
+	RUE_USTAT_ECN_MARKED_RCVD,
+	RUE_NUSTATS
+};
+
+struct rue_dev;
+
+struct rue_uet_stats {
+	u64 c[RUE_NUSTATS];
+};
+
+/*
+ * rdev->uet_stats is per CPU, like rdev->stats: counting is one
+ * this_cpu_add() in any context, reading sums every CPU's.  Counters
+ * only go up, for the life of the device.
+ */
+#define rue_uet_stat_add(rdev, idx, n) \
+	this_cpu_add((rdev)->uet_stats->c[idx], (n))
+#define rue_uet_stat_inc(rdev, idx) rue_uet_stat_add(rdev, idx, 1)
+
+u64 rue_uet_stat_read(struct rue_dev *rdev, enum rue_ustat idx);
+const char *rue_uet_stat_name(enum rue_ustat idx);
+
+#endif /* _RUE_UET_STATS_H */
