@@ -44,6 +44,7 @@
 #include "ses.h"
 #include "stats.h"
 #include "uet.h"
+#include "uet_stats.h"
 #include "xmit.h"
 
 static unsigned int uet_retries = 7;
@@ -129,6 +130,7 @@ static void rue_pdc_publish(struct rue_pdc *pdc)
 {
 	/* into the reserved slot: allocates nothing, cannot fail */
 	xa_store_bh(&pdc->rdev->uet.pdcs, pdc->lid, pdc, GFP_ATOMIC);
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_OPENED);
 }
 
 /* Unpublish: no new lookups; the caller's reference is dropped later. */
@@ -196,6 +198,7 @@ void rue_pds_req_fill(const struct rue_pdc *pdc, struct rue_pds_req *h,
 	h->psn = cpu_to_be32(psn);
 	h->spdcid = cpu_to_be16(pdc->lid);
 	if (pdc->syn) {
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SYN_SENT);
 		flags |= RUE_PDS_REQ_SYN;
 		/* pdc_info 0; psn - start < RUE_PDC_WIN until the first ACK */
 		h->dpdcid = cpu_to_be16((psn - pdc->start_psn) &
@@ -335,7 +338,10 @@ static u32 rue_pdc_rtt(struct rue_pdc *pdc, const struct rue_pds_tx *tx)
 /* What NSCC did, counted. */
 static void rue_pdc_cc(struct rue_pdc *pdc, unsigned int ev)
 {
-	/* counters: see uet_stats */
+	if (ev & RUE_NSCC_EV_INCREASE)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_INCREASES);
+	if (ev & (RUE_NSCC_EV_DECREASE | RUE_NSCC_EV_QUICK_ADAPT))
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_DECREASES);
 }
 
 static void rue_pdc_disarm(struct rue_pdc *pdc)
@@ -376,6 +382,7 @@ static void rue_pdc_fail(struct rue_pdc *pdc, u8 status)
 	struct rue_qp *qp = pdc->qp;
 	u32 psn;
 
+	pdc->failed = true;
 	for (psn = pdc->una_psn; psn != pdc->next_psn; psn++) {
 		struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
 
@@ -398,6 +405,8 @@ void rue_pdc_ini_drop(struct rue_pdc *pdc)
 	if (pdc->dead)
 		return;
 	pdc->dead = true;
+	rue_uet_stat_inc(pdc->rdev, pdc->failed || pdc->una_psn != pdc->next_psn ?
+			 RUE_USTAT_PDC_FAILED : RUE_USTAT_PDC_CLOSED);
 	hash_del(&pdc->qp_node);
 	pdc->qp->uet.nr_pdcs--;
 	/* a running timer finds no QP (RCU: see rue_ses_qp_destroy()) */
@@ -410,6 +419,7 @@ void rue_pdc_ini_drop(struct rue_pdc *pdc)
 /* Resend what is marked for it, oldest first; req.lock held. */
 int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 {
+	u8 why;
 	u32 psn;
 	int n = 0;
 
@@ -420,6 +430,7 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 
 		if (!tx->retx)
 			continue;
+		why = tx->retx;
 		tx->retx = 0;
 		pdc->nr_retx--;
 		if (tx->state != RUE_PDS_TX_SENT)
@@ -434,6 +445,9 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 		tx->epoch = pdc->epoch;
 		tx->sent_ns = ktime_get_ns();
 		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RETRANSMITS);
+		rue_uet_stat_inc(pdc->rdev, why == RUE_RETX_RTO ?
+				 RUE_USTAT_RTO_RETRANSMITS :
+				 RUE_USTAT_FAST_RETRANSMITS);
 		rue_ses_queue(skb, pdc, psn);
 		__skb_queue_tail(out, skb);
 		n++;
@@ -441,10 +455,12 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 	return n;
 }
 
-static void rue_pdc_mark_retx(struct rue_pdc *pdc, struct rue_pds_tx *tx)
+/* Send @tx again: RUE_RETX_FAST (a NACK, a SACK hole) or RUE_RETX_RTO. */
+static void rue_pdc_mark_retx(struct rue_pdc *pdc, struct rue_pds_tx *tx,
+			      u8 why)
 {
 	if (tx->state == RUE_PDS_TX_SENT && !tx->retx) {
-		tx->retx = 1;
+		tx->retx = why;
 		pdc->nr_retx++;
 	}
 }
@@ -497,9 +513,11 @@ void rue_pds_rto(struct timer_list *t)
 					 ktime_get_ns()));
 	if (pdc->mode == RUE_UET_MODE_ROD) {
 		for (psn = pdc->una_psn; psn != pdc->next_psn; psn++)
-			rue_pdc_mark_retx(pdc, &pdc->win[psn % RUE_PDC_WIN]);
+			rue_pdc_mark_retx(pdc, &pdc->win[psn % RUE_PDC_WIN],
+					  RUE_RETX_RTO);
 	} else {
-		rue_pdc_mark_retx(pdc, &pdc->win[pdc->una_psn % RUE_PDC_WIN]);
+		rue_pdc_mark_retx(pdc, &pdc->win[pdc->una_psn % RUE_PDC_WIN],
+				  RUE_RETX_RTO);
 	}
 	pdc->gbn_valid = false;
 	rue_pdc_arm(pdc);
@@ -532,7 +550,7 @@ static void rue_pdc_ack_one(struct rue_pdc *pdc, u32 psn, u8 status,
 		return;
 	if (tx->read && !answer) {
 		if (tx->sent == 1 || tx->epoch != pdc->epoch)
-			rue_pdc_mark_retx(pdc, tx);
+			rue_pdc_mark_retx(pdc, tx, RUE_RETX_FAST);
 		return;
 	}
 	tx->state = RUE_PDS_TX_ACKED;
@@ -598,6 +616,11 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 	}
 	pdc->ack_bytes_new = 0;
 	pdc->ack_rtt_us = 0;
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ACKS_RCVD);
+	if (cc && cc->sack_bitmap)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SACKS_RCVD);
+	if (rsp && (rsp->rc & 0x3f) != RUE_SES_RC_OK)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SES_ERRORS_RCVD);
 	/* the response first: the cumulative part would ask again */
 	if (rue_psn_in(ack_psn, pdc->una_psn, pdc->next_psn)) {
 		struct rue_pds_tx *tx = &pdc->win[ack_psn % RUE_PDC_WIN];
@@ -664,7 +687,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 			 */
 			if (tx->state == RUE_PDS_TX_SENT && !tx->retx &&
 			    (tx->sent == 1 || tx->epoch != pdc->epoch)) {
-				rue_pdc_mark_retx(pdc, tx);
+				rue_pdc_mark_retx(pdc, tx, RUE_RETX_FAST);
 				lost = true;
 			}
 		}
@@ -680,6 +703,7 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 	u32 psn = be32_to_cpu(n->nack_psn);
 	u32 p;
 
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_NACKS_RCVD);
 	if (!rue_psn_in(psn, pdc->una_psn, pdc->next_psn))
 		return;
 	switch (n->nack_code) {
@@ -696,7 +720,8 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 		rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
 						 ktime_get_ns()));
 		for (p = psn; p != pdc->next_psn; p++)
-			rue_pdc_mark_retx(pdc, &pdc->win[p % RUE_PDC_WIN]);
+			rue_pdc_mark_retx(pdc, &pdc->win[p % RUE_PDC_WIN],
+					  RUE_RETX_FAST);
 		break;
 	case RUE_NACK_NO_SES_MSG_AVAIL:
 		/* no receive buffer yet: the RTO sends it again */
@@ -725,6 +750,7 @@ struct sk_buff *rue_pdc_close(struct rue_pdc *pdc)
 	struct rue_pds_tx *tx;
 	struct sk_buff *skb;
 
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
 	if (pdc->syn) {
 		/* the target never answered: it has nothing to free */
 		rue_pdc_ini_drop(pdc);
@@ -760,6 +786,7 @@ static void rue_pdc_tgt_free(struct rue_pdc *pdc)
 	hash_del(&pdc->tgt_node);
 	u->nr_tgt--;
 	spin_unlock_bh(&u->lock);
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSED);
 	rue_pdc_unpublish(pdc);
 	spin_lock_bh(&pdc->lock);
 	pdc->dead = true;
@@ -852,6 +879,9 @@ static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 		skb_put_data(skb, rsp, sizeof(*rsp));
 	cc->ack.prologue = rue_pds_prologue(RUE_PDS_ACK_CC, next, flags);
 	pdc->ack_bytes = 0;
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ACKS_SENT);
+	if (next == RUE_PDS_NEXT_RSP)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SES_ERRORS_SENT);
 	rue_pds_xmit(pdc, skb, psn, false);
 }
 
@@ -912,6 +942,7 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 		 * (3.5.11); if the resend is lost too, the RTO resends.
 		 */
 		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DROP_SEQ);
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ROD_OOO_DROPS);
 		if (!pdc->nak_valid || pdc->nak_psn != pdc->rx_next) {
 			pdc->nak_valid = true;
 			pdc->nak_psn = pdc->rx_next;
@@ -929,6 +960,7 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 	} else {
 		ret = rue_ses_rcv(pdc, rx, &r);
 		if (ret < 0) {
+			rue_uet_stat_inc(pdc->rdev, RUE_USTAT_RNR_NACKS);
 			rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
 					  RUE_NACK_NO_SES_MSG_AVAIL);
 			return;
@@ -976,6 +1008,8 @@ static void rue_pds_reap(struct work_struct *work)
 		}
 	spin_unlock_bh(&u->lock);
 	list_for_each_entry_safe(pdc, next, &idle, gc_node) {
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSED);
 		rue_pdc_unpublish(pdc);
 		spin_lock_bh(&pdc->lock);
 		pdc->dead = true;
@@ -1323,6 +1357,7 @@ void rue_uet_dev_free(struct rue_dev *rdev)
 	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
 		hash_del(&pdc->tgt_node);
 		u->nr_tgt--;
+		rue_uet_stat_inc(rdev, RUE_USTAT_PDC_CLOSED);
 		rue_pdc_unpublish(pdc);
 		spin_lock_bh(&pdc->lock);
 		pdc->dead = true;

@@ -50,6 +50,12 @@ struct rue_pds_tx {
 	u64 sent_ns;			/* ktime of the last send */
 };
 
+/* Why a request is sent again (rue_pds_tx.retx). */
+enum {
+	RUE_RETX_FAST = 1,		/* a NACK or a SACK hole */
+	RUE_RETX_RTO = 2,
+};
+
 enum rue_pds_tx_state {
 	RUE_PDS_TX_FREE,
 	RUE_PDS_TX_SENT,
@@ -77,6 +83,7 @@ struct rue_pdc {
 	u8 role;			/* enum rue_pdc_role */
 	u8 mode;			/* enum rue_uet_mode */
 	bool dead;			/* unpublished, being freed */
+	bool failed;			/* ended in error (rue_pdc_fail()) */
 	u32 job;
 	struct rue_av av;		/* the peer */
 	struct dst_cache dst_cache;

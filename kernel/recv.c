@@ -39,6 +39,7 @@
 #include "recv.h"
 #include "stats.h"
 #include "ud.h"
+#include "uet_stats.h"
 
 /* Traffic to a local address comes in through lo: find its owner. */
 static struct rue_dev *rue_recv_dev_by_addr(struct sk_buff *skb)
@@ -361,6 +362,8 @@ int rue_recv_uet_encap(struct sock *sk, struct sk_buff *skb)
 	rx.av.tclass = pkt.tos & ~INET_ECN_MASK;
 	rx.sport = udp_hdr(skb)->source;
 	rx.ce = INET_ECN_is_ce(pkt.tos);
+	if (rx.ce)
+		rue_uet_stat_inc(rdev, RUE_USTAT_ECN_MARKED_RCVD);
 	__skb_pull(skb, sizeof(struct udphdr));
 	rue_pds_rcv(rdev, &rx);
 free:

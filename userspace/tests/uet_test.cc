@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "tests/fixture.h"
@@ -429,6 +430,23 @@ TEST_P(Uet, OneQpSeveralPeers) {
                             a.mem.buf.span(tag * kLen, kLen)))
           << "peer " << i << " message " << tag;
     }
+  }
+}
+
+// A PDC idle for longer than rue.uet_idle_ms (1 s) closes (CTRL CLOSE,
+// acknowledged); the next message opens a new one (a new SYN).
+TEST_P(Uet, IdlePdcClosesAndReopens) {
+  for (int round = 0; round < 2; round++) {
+    SCOPED_TRACE(round);
+    FillRandom(a.mem.buf.span(0, 3000), round);
+    ASSERT_EQ(PostRecvAt(b, round, 0, 4096), 0);
+    ASSERT_EQ(Send(a, ah.get(), b.addr, round, 0, 3000), 0);
+    std::vector<UetWc> sc, rc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+    ASSERT_EQ(sc[0].status, IBV_WC_SUCCESS);
+    ASSERT_TRUE(PollEx(b.rcq.get(), 1, &rc));
+    EXPECT_TRUE(SameBytes(b.mem.buf.span(0, 3000), a.mem.buf.span(0, 3000)));
+    if (round == 0) std::this_thread::sleep_for(milliseconds(2500));
   }
 }
 
