@@ -82,6 +82,12 @@ struct verbs_srq {
 	uint32_t srq_num;
 };
 
+/* verbs_qp.comp_mask: VERBS_QP_EX makes ibv_qp_to_qp_ex() return qp_ex. */
+enum verbs_qp_mask {
+	VERBS_QP_XRCD = 1 << 0,
+	VERBS_QP_EX = 1 << 1,
+};
+
 struct verbs_qp {
 	union {
 		struct ibv_qp qp;
@@ -306,6 +312,10 @@ void verbs_set_ops(struct verbs_context *vctx,
 void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
 		   struct ibv_comp_channel *channel, void *cq_context);
 
+/* Fork protection of registered memory, as ibv_reg_mr() applies it. */
+int ibv_dontfork_range(void *base, size_t size);
+int ibv_dofork_range(void *base, size_t size);
+
 int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
 			      struct verbs_sysfs_dev *sysfs_dev,
 			      const char *fnfmt, ...)
@@ -347,6 +357,11 @@ struct ibv_modify_qp_ex {
 	struct ib_uverbs_ex_modify_qp core_payload;
 };
 
+struct ibv_create_cq_ex {
+	struct ex_hdr hdr;
+	struct ib_uverbs_ex_create_cq core_payload;
+};
+
 int ibv_cmd_get_context(struct verbs_context *context,
 			struct ibv_get_context *cmd, size_t cmd_size,
 			struct ib_uverbs_get_context_resp *resp,
@@ -373,6 +388,12 @@ int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
 		      struct ibv_cq *cq, struct ibv_create_cq *cmd,
 		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp,
 		      size_t resp_size);
+int ibv_cmd_create_cq_ex(struct ibv_context *context,
+			 const struct ibv_cq_init_attr_ex *cq_attr,
+			 struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
+			 size_t cmd_size,
+			 struct ib_uverbs_ex_create_cq_resp *resp,
+			 size_t resp_size, uint32_t cmd_flags);
 int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
 		      size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
 		      size_t resp_size);
@@ -421,6 +442,9 @@ static_assert(offsetof(struct verbs_device, ops) == sizeof(struct ibv_device),
 static_assert(sizeof(struct verbs_context_ops) == 76 * sizeof(void *),
 	      "verbs_context_ops must list v44's 76 ops");
 static_assert(sizeof(struct verbs_match_ent) == 24, "verbs_match_ent layout");
+static_assert(sizeof(struct ibv_create_cq_ex) ==
+	      sizeof(struct ex_hdr) + sizeof(struct ib_uverbs_ex_create_cq),
+	      "command layout");
 static_assert(sizeof(struct ibv_create_qp) ==
 	      sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_create_qp),
 	      "command layout");

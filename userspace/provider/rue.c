@@ -35,6 +35,7 @@ static const struct verbs_context_ops rue_ctx_ops = {
 	.alloc_pd = rue_alloc_pd,
 	.create_ah = rue_create_ah,
 	.create_cq = rue_create_cq,
+	.create_cq_ex = rue_create_cq_ex,
 	.create_qp = rue_create_qp,
 	.create_qp_ex = rue_create_qp_ex,
 	.dealloc_pd = rue_dealloc_pd,
@@ -90,6 +91,13 @@ static struct verbs_context *rue_alloc_context(struct ibv_device *ibdev,
 	ctx->caps = resp.drv.caps;
 	ctx->max_inline = resp.drv.max_inline;
 	ctx->max_sge = resp.drv.max_sge;
+	/* Older kernels leave the UET fields out: no UET QPs then. */
+	if ((resp.drv.comp_mask & RUE_ALLOC_UCONTEXT_RESP_UET) &&
+	    (resp.drv.caps & RUE_CTX_CAP_UET)) {
+		ctx->uet_caps = resp.drv.uet_caps;
+		ctx->uet_max_msg = resp.drv.uet_max_msg;
+		ctx->uet_max_entropy = resp.drv.uet_max_entropy;
+	}
 
 	verbs_set_ops(&ctx->vctx, &rue_ctx_ops);
 	return &ctx->vctx;
@@ -142,6 +150,20 @@ static const struct verbs_device_ops rue_dev_ops = {
 	.uninit_device = rue_uninit_device,
 	.alloc_context = rue_alloc_context,
 };
+
+/*
+ * Whether @ctx is a rue device's, for the ruedv_* entry points: the
+ * device's ops are ours (as efadv checks its devices).
+ */
+bool rue_is_rue_ctx(const struct ibv_context *ctx)
+{
+	const struct verbs_device *vdev;
+
+	if (!ctx || !ctx->device)
+		return false;
+	vdev = container_of(ctx->device, struct verbs_device, device);
+	return vdev->ops == &rue_dev_ops;
+}
 
 /* libibverbs dlopen()s us; register at load time. */
 static void __attribute__((constructor)) rue_register_driver(void)

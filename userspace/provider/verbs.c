@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Device, port and protection-domain verbs: thin wrappers over the uverbs
- * commands.
+ * Device, port, protection-domain and address-handle verbs: thin
+ * wrappers over the uverbs commands.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,38 +66,6 @@ int rue_dealloc_pd(struct ibv_pd *pd)
 	if (ret)
 		return ret;
 	free(pd);
-	return 0;
-}
-
-struct ibv_mr *rue_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
-			  uint64_t hca_va, int access)
-{
-	struct ib_uverbs_reg_mr_resp resp;
-	struct ibv_reg_mr cmd = {};
-	struct verbs_mr *vmr;
-	int ret;
-
-	vmr = calloc(1, sizeof(*vmr));
-	if (!vmr)
-		return NULL;
-	ret = ibv_cmd_reg_mr(pd, addr, length, hca_va, access, vmr, &cmd,
-			     sizeof(cmd), &resp, sizeof(resp));
-	if (ret) {
-		free(vmr);
-		errno = ret;
-		return NULL;
-	}
-	return &vmr->ibv_mr;
-}
-
-int rue_dereg_mr(struct verbs_mr *vmr)
-{
-	int ret;
-
-	ret = ibv_cmd_dereg_mr(vmr);
-	if (ret)
-		return ret;
-	free(vmr);
 	return 0;
 }
 
