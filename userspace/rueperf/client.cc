@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 #include "rueperf/channel.h"
@@ -26,6 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kRateBatch = 16;
 constexpr int kPollBatch = 32;
+constexpr uint32_t kLatSignal = kLatSignalEvery;
 
 uint64_t Ns(Clock::duration d) {
   return static_cast<uint64_t>(
@@ -54,11 +56,12 @@ class Client {
  private:
   Work MakeWork(uint16_t peer, uint32_t slot, bool signaled);
   bool Stopping(uint64_t posted, Clock::time_point now) const;
-  std::string Reap(std::vector<std::vector<uint32_t>>& free_slots,
+  std::string Reap(std::vector<std::deque<uint32_t>>& free_slots,
                    uint64_t* outstanding);
   void CheckSlot(uint32_t slot);
   std::string LatencyOnce(uint64_t iter);
   std::string WaitCompletion(bool want_recv);
+  std::string PostPing(Work& w, size_t qp);
 
   const Options& o_;
   const Params& p_;
@@ -68,6 +71,10 @@ class Client {
   uint64_t completed_ = 0;
   uint64_t elapsed_ns_ = 0;
   std::vector<uint64_t> samples_;
+  // Latency: per QP, pings since the last signaled one, and whether that
+  // one's completion is still to be reaped.
+  std::vector<uint32_t> unsignaled_;
+  std::vector<bool> awaiting_;
   uint64_t verified_ = 0;
   uint64_t verify_errors_ = 0;
 };
@@ -101,7 +108,7 @@ void Client::CheckSlot(uint32_t slot) {
     ++verify_errors_;
 }
 
-std::string Client::Reap(std::vector<std::vector<uint32_t>>& free_slots,
+std::string Client::Reap(std::vector<std::deque<uint32_t>>& free_slots,
                          uint64_t* outstanding) {
   ibv_wc wcs[kPollBatch];
   int n = t_.Poll(wcs);
@@ -119,10 +126,12 @@ std::string Client::Reap(std::vector<std::vector<uint32_t>>& free_slots,
 
 std::string Client::RunBandwidth() {
   const uint32_t qps = ClientQps(p_);
-  std::vector<std::vector<uint32_t>> free_slots(qps);
+  // First in, first out: every slot takes its turn, so that --verify
+  // sees all of them on the server.
+  std::vector<std::deque<uint32_t>> free_slots(qps);
   for (uint32_t q = 0; q < qps; ++q)
     for (uint32_t s = 0; s < p_.depth; ++s)
-      free_slots[q].push_back(FirstSlotOfQp(p_, q) + p_.depth - 1 - s);
+      free_slots[q].push_back(FirstSlotOfQp(p_, q) + s);
   const size_t batch_max = p_.test == Test::kRate ? kRateBatch : 1;
   std::vector<Work> batch;
   uint64_t posted = 0, outstanding = 0;
@@ -138,8 +147,8 @@ std::string Client::RunBandwidth() {
       batch.clear();
       while (batch.size() < batch_max && !free_slots[q].empty() &&
              (!p_.iters || posted + batch.size() < p_.iters)) {
-        uint32_t slot = free_slots[q].back();
-        free_slots[q].pop_back();
+        uint32_t slot = free_slots[q].front();
+        free_slots[q].pop_front();
         if (p_.op == Op::kRead && p_.verify)
           std::memset(t_.region(0).data(uint64_t{slot} * p_.size), 0, p_.size);
         batch.push_back(MakeWork(static_cast<uint16_t>(rr % p_.peers), slot,
@@ -165,8 +174,8 @@ std::string Client::RunBandwidth() {
   return "";
 }
 
-// Polls until a completion of the kind wanted arrives (send completions
-// of echo pings are reaped on the way).
+// Polls until a completion of the kind wanted arrives; the signaled
+// pings' completions seen on the way are reaped.
 std::string Client::WaitCompletion(bool want_recv) {
   for (;;) {
     ibv_wc wc;
@@ -174,8 +183,28 @@ std::string Client::WaitCompletion(bool want_recv) {
     if (n < 0) return "ibv_poll_cq failed";
     if (n == 0) continue;
     if (wc.status != IBV_WC_SUCCESS) return WcError(wc);
-    if (DecodeWrId(wc.wr_id).recv == want_recv) return "";
+    WrId id = DecodeWrId(wc.wr_id);
+    if (!id.recv) awaiting_[id.qp] = false;
+    if (id.recv == want_recv) return "";
   }
+}
+
+// SEND and WRITE pings are signaled once per kLatSignal, as perftest's
+// latency tests do: a completion waits for the peer's ACK, which an RC
+// responder may coalesce, and that wait is no part of the latency.  A
+// signaled ping's completion must be reaped before the next signaled
+// one, so that the send queue (SendDepth) never overflows.
+std::string Client::PostPing(Work& w, size_t qp) {
+  w.signaled = ++unsignaled_[qp] == kLatSignal;
+  if (w.signaled) {
+    unsignaled_[qp] = 0;
+    while (awaiting_[qp]) {
+      std::string err = WaitCompletion(false);
+      if (!err.empty()) return err;
+    }
+    awaiting_[qp] = true;
+  }
+  return t_.Post({&w, 1});
 }
 
 std::string Client::LatencyOnce(uint64_t iter) {
@@ -191,12 +220,12 @@ std::string Client::LatencyOnce(uint64_t iter) {
     // into the echo slot.  The WRITE's own completion is reaped after.
     uint8_t ping = PingByte(iter);
     r.data(uint64_t{slot} * p_.size)[p_.size - 1] = ping;
-    err = t_.Post({&w, 1});
+    err = PostPing(w, qp);
     if (!err.empty()) return err;
     volatile uint8_t* last = echo + p_.size - 1;
     while (*last != ping) {
     }
-    return WaitCompletion(false);
+    return "";
   }
   if (p_.op == Op::kRead) {
     err = t_.Post({&w, 1});
@@ -208,8 +237,7 @@ std::string Client::LatencyOnce(uint64_t iter) {
   // before the ping goes out.
   err = t_.PostRecv(qp, EncodeWrId({true, static_cast<uint32_t>(qp), EchoSlot(p_)}),
                     r.addr(uint64_t{EchoSlot(p_)} * p_.size), p_.size);
-  if (err.empty()) err = t_.Post({&w, 1});
-  if (err.empty()) err = WaitCompletion(false);
+  if (err.empty()) err = PostPing(w, qp);
   if (err.empty()) err = WaitCompletion(true);
   if (err.empty() && p_.verify) {
     ++verified_;
@@ -224,6 +252,8 @@ std::string Client::RunLatency() {
   Clock::time_point start = Clock::now();
   end_ = start + std::chrono::milliseconds(p_.duration_ms);
   if (p_.iters) samples_.reserve(p_.iters);
+  unsignaled_.assign(ClientQps(p_), 0);
+  awaiting_.assign(ClientQps(p_), false);
   for (uint64_t iter = 0;; ++iter) {
     Clock::time_point t0 = Clock::now();
     if (Stopping(iter, t0)) break;
@@ -233,6 +263,12 @@ std::string Client::RunLatency() {
     ++completed_;
   }
   elapsed_ns_ = Ns(Clock::now() - start);
+  // Nothing of ours may be in flight when the QPs go.
+  for (size_t q = 0; q < awaiting_.size(); ++q)
+    while (awaiting_[q]) {
+      std::string err = WaitCompletion(false);
+      if (!err.empty()) return err;
+    }
   return "";
 }
 

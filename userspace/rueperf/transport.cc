@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "rueperf/transport.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 namespace rue::perf {
 
-// Echoes (latency tests) and a full window both fit.
-uint32_t SendDepth(const Params& params) { return params.depth + 1; }
+// A full window and a latency echo fit; so do the unsignaled pings of a
+// latency test, up to two signaled ones.
+uint32_t SendDepth(const Params& params) {
+  return std::max(params.depth + 1, 2 * kLatSignalEvery);
+}
 
 // The server keeps two receives per message in flight, so that a message
 // never finds the receive queue empty while the last completion is being

@@ -92,6 +92,9 @@ TransportResult CreateUetTransport(Device& dev, const Params& params,
                                    Role role,
                                    std::span<const size_t> region_sizes);
 
+// Latency tests signal one ping in this many (client.cc).
+inline constexpr uint32_t kLatSignalEvery = 16;
+
 // The QP caps a side needs.
 uint32_t SendDepth(const Params& params);
 uint32_t RecvDepth(const Params& params);
