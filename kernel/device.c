@@ -37,6 +37,7 @@
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
+#include <linux/user_namespace.h>
 #include <net/addrconf.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
@@ -49,6 +50,7 @@
 #include "cc.h"
 #include "cq.h"
 #include "device.h"
+#include "job.h"
 #include "mr.h"
 #include "net.h"
 #include "qp.h"
@@ -366,6 +368,9 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	free_percpu(rdev->stats);
 	rue_pfc_free(rdev);
 	rue_cc_dev_free(rdev);
+	rue_uet_dev_free(rdev);
+	rue_jobs_destroy(&rdev->jobs);
+	put_user_ns(rdev->user_ns);
 	netdev_put(rdev->ndev, &rdev->ndev_tracker);
 	if (atomic_dec_and_test(&rue_dev_count))
 		wake_up_all(&rue_dev_wq);
@@ -479,8 +484,11 @@ static int rue_newlink(const char *name, struct net_device *ndev)
 	rdev->ndev = ndev;
 	netdev_hold(ndev, &rdev->ndev_tracker, GFP_KERNEL);
 	rdev->net = dev_net(ndev);
+	rdev->user_ns = get_user_ns(rdev->net->user_ns);
 	rue_txq_init(rdev);
 	rue_pfc_init(rdev);
+	rue_jobs_init(&rdev->jobs);
+	rue_uet_dev_init(rdev);
 	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);

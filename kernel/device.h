@@ -10,6 +10,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "cc.h"
+#include "job.h"
+#include "pds.h"
 #include "pfc.h"
 #include "stats.h"
 #include "txq.h"
@@ -29,6 +31,12 @@ struct rue_dev {
 	 * at creation.  Not refcounted; see the lifetime comment in device.c.
 	 */
 	struct net *net;
+	/*
+	 * The user namespace owning @net, held for the device's life: jobs
+	 * admit CAP_NET_ADMIN there, checked in process context when @net
+	 * may already be on its way out.
+	 */
+	struct user_namespace *user_ns;
 
 	struct hlist_node hnode;	/* rue_dev_hash, by ndev; RCU */
 	bool attached;			/* in the hash, socket ref held */
@@ -54,6 +62,9 @@ struct rue_dev {
 	struct rue_cc_cfg __rcu *cc;	/* congestion control settings */
 	struct mutex cc_lock;		/* serializes their replacement */
 	u32 link_mbps;			/* netdev speed at creation, 0: unknown */
+
+	struct rue_jobs jobs;		/* UET jobs granted on the device */
+	struct rue_uet_dev uet;		/* UET endpoints and PDCs (pds.c) */
 
 	struct rue_stats __percpu *stats;
 	struct workqueue_struct *wq;	/* QP transmit work */

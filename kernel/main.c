@@ -7,6 +7,7 @@
 
 #include "device.h"
 #include "icrc.h"
+#include "job.h"
 #include "loop.h"
 #include "net.h"
 #include "netlink.h"
@@ -20,6 +21,9 @@ static int __init rue_init(void)
 	if (err)
 		return err;
 	err = rue_stats_check();
+	if (err)
+		return err;
+	err = rue_job_selftest();
 	if (err)
 		return err;
 	err = rue_loop_init();

@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <net/sock.h>
+#include <rdma/rue-abi.h>
 
 #include "caps.h"
 #include "device.h"
@@ -320,6 +321,8 @@ static int rue_mr_publish(struct rue_dev *rdev, struct rue_mr *mr,
 	if (err < 0)
 		return err;
 	mr->rdev = rdev;
+	/* 32 random bits a UET peer must know besides the rkey (ses.c) */
+	mr->key_hi = get_random_u32();
 	key = mr->index << 8 | (get_random_u32() & 0xff);
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
@@ -367,14 +370,33 @@ static int rue_mr_collect_pages(struct rue_mr *mr)
 	return 0;
 }
 
+static int rue_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
 static struct ib_mr *rue_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				     u64 iova, int access,
 				     struct ib_udata *udata)
 {
 	struct rue_dev *rdev = to_rue_dev(pd->device);
+	struct rue_reg_mr_resp resp = {};
+	struct rue_reg_mr_cmd cmd = {};
 	struct rue_mr *mr;
 	int err;
 
+	if (udata && udata->inlen) {
+		if (udata->inlen > sizeof(cmd) &&
+		    !ib_is_udata_cleared(udata, sizeof(cmd),
+					 udata->inlen - sizeof(cmd)))
+			return ERR_PTR(-EOPNOTSUPP);
+		err = ib_copy_from_udata(&cmd, udata,
+					 min(sizeof(cmd), udata->inlen));
+		if (err)
+			return ERR_PTR(err);
+		if (cmd.comp_mask & ~(u64)RUE_REG_MR_CMD_JOB)
+			return ERR_PTR(-EOPNOTSUPP);
+		if ((cmd.comp_mask & RUE_REG_MR_CMD_JOB) &&
+		    cmd.job_id > 0xffffff)
+			return ERR_PTR(-EINVAL);
+	}
 	if (access & ~(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
 		       IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC |
 		       IB_ACCESS_RELAXED_ORDERING))
@@ -401,10 +423,26 @@ static struct ib_mr *rue_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr->page_shift = PAGE_SHIFT;
 	mr->ibmr.iova = iova;
 	mr->ibmr.length = length;
+	if (cmd.comp_mask & RUE_REG_MR_CMD_JOB) {
+		mr->job_only = true;
+		mr->job = cmd.job_id;
+	}
 
+	/* publishes a valid MR: the key's upper half is set before */
 	err = rue_mr_publish(rdev, mr, pd, RUE_MR_VALID);
 	if (err)
 		goto err_free;
+	if (udata && udata->outlen) {
+		resp.comp_mask = RUE_REG_MR_RESP_KEY64;
+		resp.key64 = (u64)mr->key_hi << 32 | mr->ibmr.rkey;
+		err = ib_copy_to_udata(udata, &resp,
+				       min(sizeof(resp), udata->outlen));
+		if (err) {
+			/* published: take it down as dereg would */
+			rue_dereg_mr(&mr->ibmr, NULL);
+			return ERR_PTR(err);
+		}
+	}
 	return &mr->ibmr;
 
 err_free:

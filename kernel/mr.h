@@ -32,6 +32,9 @@ struct rue_mr {
 	enum rue_mr_type type;
 	u8 state;			/* enum rue_mr_state; READ_ONCE */
 	int access;			/* IB_ACCESS_* */
+	u32 key_hi;			/* UET: upper half of the 64-bit key */
+	bool job_only;			/* UET: only requests of @job */
+	u32 job;
 	u64 iova;
 	u64 length;
 	unsigned int page_shift;

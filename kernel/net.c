@@ -19,12 +19,15 @@
 
 #include "net.h"
 #include "recv.h"
+#include "uet.h"
 
 struct rue_net {
 	struct mutex lock;		/* users and the sockets */
 	unsigned int users;		/* attached devices */
 	struct socket *roce4;
 	struct socket *roce6;
+	struct socket *uet4;		/* UDP 4793 */
+	struct socket *uet6;
 };
 
 static unsigned int rue_net_id __read_mostly;
@@ -68,6 +71,8 @@ static void rue_sock_release(struct socket **sock)
 
 static void rue_net_release(struct rue_net *rn)
 {
+	rue_sock_release(&rn->uet6);
+	rue_sock_release(&rn->uet4);
 	rue_sock_release(&rn->roce6);
 	rue_sock_release(&rn->roce4);
 }
@@ -95,6 +100,27 @@ static int rue_net_open(struct net *net, struct rue_net *rn)
 	return 0;
 }
 
+/*
+ * UET's sockets: UDP 4793 over IPv4 and IPv6.  A namespace without IPv6
+ * does without the second.
+ */
+static int rue_net_open_uet(struct net *net, struct rue_net *rn)
+{
+	struct socket *sock;
+
+	sock = rue_sock_create(net, htons(RUE_UET_UDP_PORT), false,
+			       rue_recv_uet_encap);
+	if (IS_ERR(sock))
+		return PTR_ERR(sock);
+	rn->uet4 = sock;
+	sock = rue_sock_create(net, htons(RUE_UET_UDP_PORT), true,
+			       rue_recv_uet_encap);
+	if (IS_ERR(sock))
+		return PTR_ERR(sock) == -EAFNOSUPPORT ? 0 : PTR_ERR(sock);
+	rn->uet6 = sock;
+	return 0;
+}
+
 /**
  * rue_net_get() - take a user reference on @net's sockets
  * @net: the namespace of an attaching device's netdev
@@ -110,8 +136,14 @@ int rue_net_get(struct net *net)
 	int err = 0;
 
 	mutex_lock(&rn->lock);
-	if (!rn->users)
+	if (!rn->users) {
 		err = rue_net_open(net, rn);
+		if (!err) {
+			err = rue_net_open_uet(net, rn);
+			if (err)
+				rue_net_release(rn);
+		}
+	}
 	if (!err)
 		rn->users++;
 	mutex_unlock(&rn->lock);

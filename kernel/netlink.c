@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "rue" generic netlink family (Documentation/netlink/rue.yaml,
- * uapi/linux/rue_netlink.h): device state, congestion control settings
- * and QP state for ruectl.
+ * uapi/linux/rue_netlink.h): device state, congestion control settings,
+ * QP state and UET jobs for ruectl.
  */
 #include <net/genetlink.h>
 #include <rdma/ib_cache.h>
@@ -10,6 +10,7 @@
 
 #include "cc.h"
 #include "device.h"
+#include "job.h"
 #include "pfc.h"
 #include "qp.h"
 #include "netlink.h"
@@ -66,10 +67,23 @@ static const struct nla_policy rue_cc_policy[RUE_A_CC_MAX + 1] = {
 				    .reject_message = "read-only" },
 };
 
+static struct netlink_range_validation rue_nl_job_id __ro_after_init = {
+	1, RUE_JOB_ID_MAX
+};
+
+static const struct nla_policy rue_job_policy[RUE_A_JOB_MAX + 1] = {
+	[RUE_A_JOB_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_job_id),
+	[RUE_A_JOB_UID] = { .type = NLA_U32 },
+	[RUE_A_JOB_GID] = { .type = NLA_U32 },
+	[RUE_A_JOB_BOUND] = { .type = NLA_REJECT,
+			      .reject_message = "read-only" },
+};
+
 static const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1] = {
 	[RUE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[RUE_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IB_DEVICE_NAME_MAX - 1 },
 	[RUE_A_DEV_CC] = NLA_POLICY_NESTED(rue_cc_policy),
+	[RUE_A_DEV_JOB] = NLA_POLICY_NESTED(rue_job_policy),
 };
 
 static u8 rue_gid_type(enum ib_gid_type type)
@@ -698,6 +712,321 @@ static int rue_nl_qp_get_dumpit(struct sk_buff *skb,
 	return err ?: skb->len;
 }
 
+/* ------------------------------------------------------------------ */
+/* UET jobs                                                            */
+
+/*
+ * UIDs and GIDs travel as numbers of the user namespace of the socket's
+ * opener, both ways, so that the numbers of a dump do not depend on which
+ * process happens to read its later parts.
+ */
+static struct user_namespace *rue_nl_user_ns(const struct sk_buff *skb)
+{
+	return sk_user_ns(NETLINK_CB(skb).sk);
+}
+
+static int rue_nl_put_job(struct sk_buff *msg, const struct rue_job_info *job,
+			  struct user_namespace *ns)
+{
+	const struct rue_job_grant *grant = &job->grant;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, RUE_A_DEV_JOB);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RUE_A_JOB_ID, job->id) ||
+	    (uid_valid(grant->uid) &&
+	     nla_put_u32(msg, RUE_A_JOB_UID, from_kuid_munged(ns, grant->uid))) ||
+	    (gid_valid(grant->gid) &&
+	     nla_put_u32(msg, RUE_A_JOB_GID, from_kgid_munged(ns, grant->gid))) ||
+	    nla_put_u32(msg, RUE_A_JOB_BOUND, job->bound)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int rue_nl_fill_job(struct sk_buff *msg, struct rue_dev *rdev,
+			   const struct rue_job_info *job,
+			   struct user_namespace *ns, u32 portid, u32 seq,
+			   int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &rue_genl_family, flags,
+			  RUE_CMD_JOB_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RUE_A_DEV_INDEX, rdev->ibdev.index) ||
+	    nla_put_string(msg, RUE_A_DEV_NAME, dev_name(&rdev->ibdev.dev)) ||
+	    rue_nl_put_job(msg, job, ns)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+/* The device of a job request, with a reference; ERR_PTR with a reason. */
+static struct rue_dev *rue_nl_job_dev(struct genl_info *info)
+{
+	struct rue_dev *rdev = rue_nl_dev_from_attrs(info);
+
+	if (IS_ERR(rdev)) {
+		GENL_SET_ERR_MSG(info, "a device index or name is required");
+		return rdev;
+	}
+	if (!rdev) {
+		GENL_SET_ERR_MSG(info, "no such rue device");
+		return ERR_PTR(-ENODEV);
+	}
+	return rdev;
+}
+
+/* The job nest of a do request, parsed into @tb; it must name a job. */
+static int rue_nl_job_attrs(struct genl_info *info, struct nlattr **tb)
+{
+	int err;
+
+	if (!info->attrs[RUE_A_DEV_JOB]) {
+		GENL_SET_ERR_MSG(info, "a job is required");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, RUE_A_JOB_MAX, info->attrs[RUE_A_DEV_JOB],
+			       rue_job_policy, info->extack);
+	if (err)
+		return err;
+	if (!tb[RUE_A_JOB_ID]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RUE_A_DEV_JOB],
+				    "a job id is required");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Who the new job admits, mapped from the requester's user namespace. */
+static int rue_nl_job_grant(struct genl_info *info, struct nlattr **tb,
+			    struct user_namespace *ns,
+			    struct rue_job_grant *grant)
+{
+	grant->uid = INVALID_UID;
+	grant->gid = INVALID_GID;
+	if (tb[RUE_A_JOB_UID]) {
+		grant->uid = make_kuid(ns, nla_get_u32(tb[RUE_A_JOB_UID]));
+		if (!uid_valid(grant->uid)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[RUE_A_JOB_UID],
+					    "uid not valid in the caller's user namespace");
+			return -EINVAL;
+		}
+	}
+	if (tb[RUE_A_JOB_GID]) {
+		grant->gid = make_kgid(ns, nla_get_u32(tb[RUE_A_JOB_GID]));
+		if (!gid_valid(grant->gid)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[RUE_A_JOB_GID],
+					    "gid not valid in the caller's user namespace");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int rue_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[RUE_A_JOB_MAX + 1];
+	struct rue_job_grant grant;
+	struct rue_dev *rdev;
+	int err;
+
+	err = rue_nl_job_attrs(info, tb);
+	if (err)
+		return err;
+	err = rue_nl_job_grant(info, tb, rue_nl_user_ns(skb), &grant);
+	if (err)
+		return err;
+	rdev = rue_nl_job_dev(info);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	err = rue_job_add(rdev, nla_get_u32(tb[RUE_A_JOB_ID]), &grant);
+	if (err == -EEXIST)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RUE_A_JOB_ID],
+				    "the device has this job already");
+	rue_dev_put(rdev);
+	return err;
+}
+
+static int rue_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[RUE_A_JOB_MAX + 1];
+	struct rue_dev *rdev;
+	int err;
+
+	err = rue_nl_job_attrs(info, tb);
+	if (err)
+		return err;
+	rdev = rue_nl_job_dev(info);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	err = rue_job_del(rdev, nla_get_u32(tb[RUE_A_JOB_ID]));
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RUE_A_JOB_ID], "no such job");
+	else if (err == -EBUSY)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RUE_A_JOB_ID],
+				    "QPs are bound to the job");
+	rue_dev_put(rdev);
+	return err;
+}
+
+static int rue_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[RUE_A_JOB_MAX + 1];
+	struct rue_job_info job;
+	struct rue_dev *rdev;
+	struct sk_buff *msg;
+	int err;
+
+	err = rue_nl_job_attrs(info, tb);
+	if (err)
+		return err;
+	rdev = rue_nl_job_dev(info);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	err = rue_job_query(rdev, nla_get_u32(tb[RUE_A_JOB_ID]), &job);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RUE_A_JOB_ID], "no such job");
+		goto out_put;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out_put;
+	}
+	err = rue_nl_fill_job(msg, rdev, &job, rue_nl_user_ns(skb),
+			      info->snd_portid, info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		goto out_put;
+	}
+	rue_dev_put(rdev);
+	return genlmsg_reply(msg, info);
+
+out_put:
+	rue_dev_put(rdev);
+	return err;
+}
+
+/*
+ * A job dump: cb->args[0] is 0 before the first call, then whether it
+ * covers one device or every device; cb->args[1] is the index of the
+ * device to resume at, cb->args[2] the job ID in it.
+ */
+enum {
+	RUE_NL_JOB_DUMP_ONE = 1,
+	RUE_NL_JOB_DUMP_ALL,
+};
+
+struct rue_nl_job_dump {
+	struct sk_buff *msg;
+	struct netlink_callback *cb;
+	struct user_namespace *ns;
+	struct rue_dev *rdev;
+};
+
+static int rue_nl_job_dump_one(const struct rue_job_info *job, void *arg)
+{
+	struct rue_nl_job_dump *d = arg;
+
+	return rue_nl_fill_job(d->msg, d->rdev, job, d->ns,
+			       NETLINK_CB(d->cb->skb).portid,
+			       d->cb->nlh->nlmsg_seq, NLM_F_MULTI);
+}
+
+/* @rdev's jobs from cb->args[2] on; there, past them all when done. */
+static int rue_nl_job_dump_jobs(struct rue_nl_job_dump *d,
+				struct rue_dev *rdev)
+{
+	u32 cursor = d->cb->args[2];
+	int err;
+
+	d->rdev = rdev;
+	err = rue_job_for_each(rdev, &cursor, rue_nl_job_dump_one, d);
+	d->cb->args[2] = cursor;
+	return err;
+}
+
+/* rue_dev_for_each's step: the next device starts at its first job. */
+static int rue_nl_job_dump_dev(struct rue_dev *rdev, void *arg)
+{
+	struct rue_nl_job_dump *d = arg;
+	int err;
+
+	err = rue_nl_job_dump_jobs(d, rdev);
+	if (!err)
+		d->cb->args[2] = 0;
+	return err;
+}
+
+/* First call: which devices, from the request's attributes. */
+static int rue_nl_job_dump_start(struct netlink_callback *cb)
+{
+	struct nlattr *tb[RUE_A_DEV_MAX + 1];
+	struct genl_info info = { .attrs = tb, .extack = cb->extack };
+	struct rue_dev *rdev;
+	int err;
+
+	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, RUE_A_DEV_MAX,
+			  rue_dev_policy, cb->extack);
+	if (err)
+		return err;
+	if (!tb[RUE_A_DEV_INDEX] && !tb[RUE_A_DEV_NAME]) {
+		cb->args[0] = RUE_NL_JOB_DUMP_ALL;
+		return 0;
+	}
+	rdev = rue_nl_dev_from_attrs(&info);
+	if (IS_ERR_OR_NULL(rdev)) {
+		NL_SET_ERR_MSG(cb->extack, "no such rue device");
+		return -ENODEV;
+	}
+	cb->args[0] = RUE_NL_JOB_DUMP_ONE;
+	cb->args[1] = rdev->ibdev.index;
+	rue_dev_put(rdev);
+	return 0;
+}
+
+static int rue_nl_job_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct rue_nl_job_dump d = {
+		.msg = skb,
+		.cb = cb,
+		.ns = rue_nl_user_ns(cb->skb),
+	};
+	unsigned long cursor;
+	struct rue_dev *rdev;
+	int err;
+
+	if (!cb->args[0]) {
+		err = rue_nl_job_dump_start(cb);
+		if (err)
+			return err;
+	}
+	if (cb->args[0] == RUE_NL_JOB_DUMP_ALL) {
+		cursor = cb->args[1];
+		err = rue_dev_for_each(&cursor, rue_nl_job_dump_dev, &d);
+		cb->args[1] = cursor;
+	} else {
+		rdev = rue_dev_get_by_index(cb->args[1]);
+		if (!rdev)
+			return 0;	/* gone since: the dump ends */
+		err = rue_nl_job_dump_jobs(&d, rdev);
+		rue_dev_put(rdev);
+	}
+	/* A full message ends this part of the dump; resume at the cursors. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
 static const struct genl_small_ops rue_genl_ops[] = {
 	{
 		.cmd = RUE_CMD_DEV_GET,
@@ -720,6 +1049,22 @@ static const struct genl_small_ops rue_genl_ops[] = {
 		.cmd = RUE_CMD_QP_GET,
 		.validate = GENL_DONT_VALIDATE_DUMP,
 		.dumpit = rue_nl_qp_get_dumpit,
+	},
+	{
+		.cmd = RUE_CMD_JOB_NEW,
+		.flags = GENL_ADMIN_PERM,
+		.doit = rue_nl_job_new_doit,
+	},
+	{
+		.cmd = RUE_CMD_JOB_DEL,
+		.flags = GENL_ADMIN_PERM,
+		.doit = rue_nl_job_del_doit,
+	},
+	{
+		.cmd = RUE_CMD_JOB_GET,
+		.validate = GENL_DONT_VALIDATE_DUMP,
+		.doit = rue_nl_job_get_doit,
+		.dumpit = rue_nl_job_get_dumpit,
 	},
 };
 

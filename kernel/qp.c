@@ -34,6 +34,7 @@
 #include "cc.h"
 #include "cq.h"
 #include "device.h"
+#include "job.h"
 #include "mr.h"
 #include "pkt.h"
 #include "post.h"
@@ -41,10 +42,12 @@
 #include "rc_req.h"
 #include "rc_resp.h"
 #include "rq.h"
+#include "ses.h"
 #include "sgl.h"
 #include "sq.h"
 #include "txq.h"
 #include "ud.h"
+#include "uet.h"
 #include "verbs.h"
 #include "xmit.h"
 
@@ -149,8 +152,11 @@ static void rue_qp_set_state(struct rue_qp *qp, enum ib_qp_state state)
 void rue_qp_flush(struct rue_qp *qp)
 {
 	spin_lock_bh(&qp->req.lock);
-	if (qp->state == IB_QPS_ERR)
+	if (qp->state == IB_QPS_ERR) {
+		if (qp->ibqp.qp_type == IB_QPT_DRIVER)
+			rue_ses_qp_drop_pdcs(qp);
 		rue_sq_flush(qp);
+	}
 	spin_unlock_bh(&qp->req.lock);
 
 	spin_lock_bh(&qp->resp.lock);
@@ -295,6 +301,8 @@ static int rue_qp_tx(struct rue_qp *qp, int budget)
 		n += rue_req_tx(qp, budget - n, &out, &error);
 		rue_cc_tx_done(qp, rue_qp_wire_bytes(qp, &out));
 		rue_qp_send_list(qp, &out);
+	} else if (qp->ibqp.qp_type == IB_QPT_DRIVER) {
+		n = rue_ses_tx(qp, budget);
 	} else {
 		local_bh_disable();
 		n = rue_ud_tx(qp, budget, &out, &error);
@@ -459,6 +467,7 @@ static int rue_qp_check_init(struct rue_dev *rdev,
 	case IB_QPT_RC:
 	case IB_QPT_UD:
 	case IB_QPT_GSI:
+	case IB_QPT_DRIVER:	/* UET: rue_qp_check_cmd() says which */
 		break;
 	default:
 		return -EOPNOTSUPP;
@@ -560,23 +569,41 @@ static int rue_qp_user_resp(struct rue_qp *qp, struct ib_udata *udata)
 	err = rue_ring_map_user(&qp->resp.ring, &uc->ibuc, &resp.rq_offset);
 	if (err)
 		return err;
+	if (qp->ibqp.qp_type == IB_QPT_DRIVER) {
+		resp.comp_mask |= RUE_CREATE_QP_RESP_UET;
+		resp.uet_addr = qp->uet.addr;
+		resp.uet_job_id = qp->uet.job;
+	}
 	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
 }
 
-static int rue_qp_check_cmd(struct ib_udata *udata)
+/*
+ * The private create command: none for RC and UD; an IB_QPT_DRIVER QP
+ * must say it is UET and give its job and delivery mode.
+ */
+static int rue_qp_check_cmd(struct ib_qp_init_attr *init,
+			    struct ib_udata *udata,
+			    struct rue_create_qp_cmd *cmd)
 {
-	struct rue_create_qp_cmd cmd = {};
+	const u64 uet = RUE_CREATE_QP_CMD_DRIVER | RUE_CREATE_QP_CMD_UET;
 	int err;
 
-	if (!udata->inlen)
-		return 0;
-	if (udata->inlen > sizeof(cmd) &&
-	    !ib_is_udata_cleared(udata, sizeof(cmd), udata->inlen - sizeof(cmd)))
-		return -EOPNOTSUPP;
-	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
-	if (err)
-		return err;
-	if (cmd.comp_mask)
+	memset(cmd, 0, sizeof(*cmd));
+	if (udata && udata->inlen) {
+		if (udata->inlen > sizeof(*cmd) &&
+		    !ib_is_udata_cleared(udata, sizeof(*cmd),
+					 udata->inlen - sizeof(*cmd)))
+			return -EOPNOTSUPP;
+		err = ib_copy_from_udata(cmd, udata,
+					 min(sizeof(*cmd), udata->inlen));
+		if (err)
+			return err;
+	}
+	if (init->qp_type != IB_QPT_DRIVER)
+		return cmd->comp_mask ? -EOPNOTSUPP : 0;
+	/* UET QPs are for user space, made through ruedv_create_qp() */
+	if (!udata || cmd->comp_mask != uet ||
+	    cmd->driver_qp_type != RUE_DRIVER_QPT_UET)
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -608,13 +635,21 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 {
 	struct rue_dev *rdev = to_rue_dev(ibqp->device);
 	struct rue_qp *qp = to_rue_qp(ibqp);
+	struct rue_create_qp_cmd cmd;
+	bool uet = init->qp_type == IB_QPT_DRIVER;
 	int err;
 
 	err = rue_qp_check_init(rdev, init);
 	if (err)
 		return err;
-	if (udata) {
-		err = rue_qp_check_cmd(udata);
+	err = rue_qp_check_cmd(init, udata, &cmd);
+	if (err)
+		return err;
+	if (uet) {
+		/* only into a job an administrator granted its creator */
+		if (cmd.uet_job_id > RUE_SES_JOB_MASK)
+			return -EINVAL;
+		err = rue_job_bind(rdev, cmd.uet_job_id);
 		if (err)
 			return err;
 	}
@@ -640,7 +675,7 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
 	if (err)
-		return err;
+		goto err_job;
 	err = rue_qp_alloc_sq(qp, &init->cap);
 	if (err)
 		goto err_dst;
@@ -658,18 +693,27 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = rue_qp_alloc_qpn(rdev, qp, init->qp_type);
 	if (err)
 		goto err_queues;
+	if (uet) {
+		err = rue_ses_qp_create(qp, &cmd);
+		if (err)
+			goto err_qpn;
+	}
 	if (udata) {
 		err = rue_qp_user_resp(qp, udata);
 		if (err)
-			goto err_qpn;
+			goto err_uet;
 	}
 	qp->attr.cap = init->cap;
 
 	/* Last: the receive path can find the QP from here on. */
 	xa_store_bh(&rdev->qps, ibqp->qp_num, qp, GFP_KERNEL);
+	if (uet)
+		rue_ses_qp_publish(qp);
 	rue_dbg_qp(qp, "created\n");
 	return 0;
 
+err_uet:
+	xa_erase_bh(&rdev->uet.eps, qp->uet.pid);
 err_qpn:
 	xa_erase_bh(&rdev->qps, ibqp->qp_num);
 err_queues:
@@ -680,6 +724,9 @@ err_sq:
 	kvfree(qp->req.swqe);
 err_dst:
 	dst_cache_destroy(&qp->dst_cache);
+err_job:
+	if (uet)
+		rue_job_unbind(rdev, cmd.uet_job_id);
 	return err;
 }
 
@@ -689,6 +736,8 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct rue_dev *rdev = qp->rdev;
 
 	xa_erase_bh(&rdev->qps, ibqp->qp_num);
+	if (ibqp->qp_type == IB_QPT_DRIVER)
+		rue_ses_qp_destroy(qp);	/* also waits a grace period */
 	/* The core frees the QP when we return: no reader may hold it. */
 	synchronize_rcu();
 
@@ -700,6 +749,8 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	spin_unlock_bh(&qp->req.lock);
 	rue_qp_put(qp);
 	wait_for_completion(&qp->released);
+	if (ibqp->qp_type == IB_QPT_DRIVER)
+		rue_ses_qp_gone(qp);
 	rue_req_stop(qp);
 	rue_cc_qp_stop(qp);
 	/* in ERR a poller stops at once; its last run may queue tx_work */
@@ -724,6 +775,8 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	rue_qp_free_queues(qp);
 	dst_cache_destroy(&qp->dst_cache);
+	if (ibqp->qp_type == IB_QPT_DRIVER)
+		rue_job_unbind(rdev, qp->uet.job);
 	rue_dbg_qp(qp, "destroyed\n");
 	return 0;
 }
@@ -825,6 +878,8 @@ static void rue_qp_enter(struct rue_qp *qp, enum ib_qp_state state)
 {
 	switch (state) {
 	case IB_QPS_RESET:
+		if (qp->ibqp.qp_type == IB_QPT_DRIVER)
+			rue_ses_qp_drop_pdcs(qp);
 		rue_sq_reset(qp);
 		rue_rq_reset(qp);
 		rue_resp_clear(qp, false);
@@ -846,6 +901,34 @@ static void rue_qp_enter(struct rue_qp *qp, enum ib_qp_state state)
 	rue_qp_set_state(qp, state);
 }
 
+/*
+ * UET QPs go RESET, INIT, RTR, RTS like UD QPs (and EFA's SRD QPs), but
+ * need no attribute on the way: they have no path, peer or Q_Key.
+ */
+static bool rue_qp_uet_modify_ok(enum ib_qp_state cur, enum ib_qp_state next,
+				 int mask)
+{
+	const int allowed = IB_QP_STATE | IB_QP_CUR_STATE | IB_QP_PORT |
+			    IB_QP_PKEY_INDEX | IB_QP_QKEY | IB_QP_SQ_PSN;
+
+	if (mask & ~allowed)
+		return false;
+	if (next == IB_QPS_RESET || next == IB_QPS_ERR)
+		return true;
+	switch (cur) {
+	case IB_QPS_RESET:
+		return next == IB_QPS_INIT;
+	case IB_QPS_INIT:
+		return next == IB_QPS_INIT || next == IB_QPS_RTR;
+	case IB_QPS_RTR:
+		return next == IB_QPS_RTS;
+	case IB_QPS_RTS:
+		return next == IB_QPS_RTS;
+	default:
+		return false;
+	}
+}
+
 static int rue_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			 int mask, struct ib_udata *udata)
 {
@@ -863,7 +946,8 @@ static int rue_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	spin_unlock_bh(&qp->req.lock);
 
-	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
+	if (ibqp->qp_type == IB_QPT_DRIVER ? !rue_qp_uet_modify_ok(cur, next, mask) :
+	    !ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
 		return -EINVAL;
 	err = rue_qp_check_attr(qp, attr, mask);
 	if (err)

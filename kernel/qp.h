@@ -17,6 +17,7 @@
 #include "cc.h"
 #include "queue.h"
 #include "rq.h"
+#include "ses.h"
 
 struct rue_cq;
 struct rue_dev;
@@ -44,7 +45,9 @@ struct rue_swqe {
 	u8 done;			/* acknowledged or executed */
 	u8 sent;			/* every packet went out once */
 	u8 num_sge;
-	struct rue_av av;		/* UD: copied from the AH */
+	u16 uet_msg;			/* UET: its message_id */
+	u32 uet_left;			/* UET: packets not acknowledged */
+	struct rue_av av;		/* UD, UET: copied from the AH */
 	union {
 		DECLARE_FLEX_ARRAY(struct rue_ksge, sg);
 		DECLARE_FLEX_ARRAY(u8, inline_data);
@@ -194,6 +197,7 @@ struct rue_qp {
 	struct work_struct err_work;	/* flush after an error in softirq */
 	struct list_head txq_node;	/* waiting for room (txq.c) */
 	struct rue_qp_cc cc;		/* rate control (cc.c) */
+	struct rue_uet_qp uet;		/* IB_QPT_DRIVER: UET (ses.c) */
 };
 
 static inline struct rue_qp *to_rue_qp(struct ib_qp *ibqp)

@@ -30,6 +30,7 @@
 #include "device.h"
 #include "icrc.h"
 #include "loop.h"
+#include "pds.h"
 #include "pfc.h"
 #include "pkt.h"
 #include "qp.h"
@@ -327,4 +328,43 @@ void rue_recv_local(struct rue_dev *rdev, struct sk_buff *skb,
 free:
 	/* back to the per-CPU skb cache rue_xmit_alloc() takes from */
 	napi_consume_skb(skb, 1);
+}
+
+/**
+ * rue_recv_uet_encap() - UDP encap_rcv hook of the UET sockets
+ * @sk: the socket
+ * @skb: the packet, data at the UDP header
+ *
+ * Return: 0, the packet is always consumed.
+ */
+int rue_recv_uet_encap(struct sock *sk, struct sk_buff *skb)
+{
+	struct rue_uet_rx rx = { .skb = skb };
+	struct rue_pkt pkt = {};
+	struct rue_dev *rdev;
+
+	rcu_read_lock();
+	rdev = rue_recv_dev(skb);
+	if (!rdev)
+		goto free;
+	if (rue_recv_ip(skb, &pkt) != RUE_NSTATS ||
+	    !pskb_may_pull(skb, sizeof(struct udphdr))) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		goto free;
+	}
+	rue_stat_inc(rdev, RUE_STAT_RX_PACKETS);
+	rue_stat_add(rdev, RUE_STAT_RX_BYTES, skb->len);
+	/* replies go back to where this came from */
+	rx.av.network_type = pkt.ipv6 ? RDMA_NETWORK_IPV6 : RDMA_NETWORK_IPV4;
+	rx.av.saddr = pkt.daddr;
+	rx.av.daddr = pkt.saddr;
+	rx.av.tclass = pkt.tos & ~INET_ECN_MASK;
+	rx.sport = udp_hdr(skb)->source;
+	rx.ce = INET_ECN_is_ce(pkt.tos);
+	__skb_pull(skb, sizeof(struct udphdr));
+	rue_pds_rcv(rdev, &rx);
+free:
+	rcu_read_unlock();
+	consume_skb(skb);
+	return 0;
 }

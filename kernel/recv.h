@@ -12,6 +12,7 @@ struct rue_av;
 struct rue_dev;
 
 int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb);
+int rue_recv_uet_encap(struct sock *sk, struct sk_buff *skb);
 void rue_recv_roce(struct rue_dev *rdev, struct sk_buff *skb);
 struct rue_loop_addr;
 void rue_recv_local(struct rue_dev *rdev, struct sk_buff *skb,

@@ -65,6 +65,11 @@ static bool rue_op_valid(const struct rue_qp *qp, u8 op)
 	case IB_QPT_UD:
 	case IB_QPT_GSI:
 		return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM;
+	case IB_QPT_DRIVER:
+		/* UET (ses.c): READ is not implemented yet */
+		return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM ||
+		       op == RUE_WR_RDMA_WRITE ||
+		       op == RUE_WR_RDMA_WRITE_WITH_IMM;
 	default:
 		return false;
 	}
@@ -142,7 +147,7 @@ static u8 rue_sq_check(struct rue_qp *qp, struct rue_swqe *w, const void *slot)
 
 	if (qp->ibqp.qp_type != IB_QPT_RC) {
 		/* A datagram is one packet of at most the port's MTU. */
-		if (w->sqe.length >
+		if (qp->ibqp.qp_type != IB_QPT_DRIVER && w->sqe.length >
 		    ib_mtu_enum_to_int(rue_dev_active_mtu(qp->rdev)))
 			return IB_WC_LOC_LEN_ERR;
 		if (qp->user) {
@@ -277,6 +282,26 @@ bool rue_sq_retire(struct rue_qp *qp)
 		req->cur_off = 0;
 	}
 	return failed;
+}
+
+/**
+ * rue_sq_retire_all() - complete done WQEs at the tail, failed ones too
+ * @qp: a UET QP, req.lock held
+ *
+ * A failed WQE of a UET QP concerns its peer only: the QP goes on.
+ */
+void rue_sq_retire_all(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+
+	lockdep_assert_held(&req->lock);
+	while (req->tail != req->head) {
+		struct rue_swqe *w = rue_swqe(qp, req->tail);
+
+		if (!w->done)
+			break;
+		rue_sq_pop(qp, w, w->status);
+	}
 }
 
 /**

@@ -47,6 +47,10 @@ static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_PFC_MALFORMED].name = "rx_pfc_malformed",
 	[RUE_STAT_PFC_IGNORED].name = "rx_pfc_ignored",
 	[RUE_STAT_PAUSE_TRANSITION].name = "rx_pause_transition",
+	[RUE_STAT_UET_RX_DROPS].name = "uet_rx_drops",
+	[RUE_STAT_UET_RETRANSMITS].name = "uet_retransmits",
+	[RUE_STAT_UET_NACKS_SENT].name = "uet_nacks_sent",
+	[RUE_STAT_UET_ECN_ECHO].name = "uet_ecn_echo",
 	/* per priority, as mlx5's ethtool counters */
 	[RUE_STAT_PRIO(0, RUE_PRIO_TX_PACKETS)].name = "tx_prio0_packets",
 	[RUE_STAT_PRIO(0, RUE_PRIO_TX_BYTES)].name = "tx_prio0_bytes",

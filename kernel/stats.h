@@ -42,6 +42,10 @@ enum rue_stat {
 	RUE_STAT_PFC_MALFORMED,		/* MAC control frames we cannot read */
 	RUE_STAT_PFC_IGNORED,		/* PFC for priorities without PFC */
 	RUE_STAT_PAUSE_TRANSITION,	/* pauses ended (XOFF to XON), any prio */
+	RUE_STAT_UET_RX_DROPS,		/* UET packets dropped or refused */
+	RUE_STAT_UET_RETRANSMITS,
+	RUE_STAT_UET_NACKS_SENT,
+	RUE_STAT_UET_ECN_ECHO,		/* ACKs saying a request was CE-marked */
 	RUE_STAT_PRIO_BASE,		/* then RUE_PRIO_NSTATS per priority */
 	RUE_NSTATS = RUE_STAT_PRIO_BASE + 8 * 7
 };

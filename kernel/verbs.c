@@ -16,9 +16,18 @@ static int rue_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
 	struct rue_alloc_ucontext_resp resp = {
 		.ring_abi = RUE_RING_ABI,
-		.caps = RUE_CTX_CAP_SQ_DOORBELL_SKIP | RUE_CTX_CAP_CQ_NOTIFY_RING,
+		.comp_mask = RUE_ALLOC_UCONTEXT_RESP_UET,
+		.caps = RUE_CTX_CAP_SQ_DOORBELL_SKIP | RUE_CTX_CAP_CQ_NOTIFY_RING |
+			RUE_CTX_CAP_UET,
 		.max_inline = RUE_MAX_INLINE,
 		.max_sge = RUE_MAX_SGE,
+		/* what UET QPs do today; READ is not implemented yet */
+		.uet_caps = RUE_UET_CAP_RUD | RUE_UET_CAP_ROD |
+			    RUE_UET_CAP_SEND | RUE_UET_CAP_WRITE |
+			    RUE_UET_CAP_IMM64 | RUE_UET_CAP_KEY64 |
+			    RUE_UET_CAP_JOB_MR,
+		.uet_max_msg = RUE_MAX_MSG_BYTES,
+		.uet_max_entropy = 255,
 	};
 	struct rue_alloc_ucontext_cmd cmd = {};
 	int err;

@@ -31,6 +31,7 @@
 #include "roce.h"
 #include "stats.h"
 #include "txq.h"
+#include "uet.h"
 #include "xmit.h"
 
 #define RUE_HEADROOM (sizeof(struct ipv6hdr) + sizeof(struct udphdr))
@@ -307,6 +308,63 @@ sent:
 	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
 	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
 	return ret;
+
+drop:
+	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+	kfree_skb(skb);
+	return err;
+}
+
+/**
+ * rue_xmit_uet() - send a UET packet
+ * @rdev: the device
+ * @av: where it goes
+ * @dc: route cache of the sender, or NULL
+ * @sport: UDP source port (entropy)
+ * @skb: PDS header onwards; consumed
+ * @tos: DSCP and ECN
+ *
+ * Called with bottom halves disabled.  UET has no ICRC, and its UDP
+ * checksum is zero (UE 1.0.1 3.5.10.1); local peers are reached through
+ * the stack (lo), not loop.c, whose shortcut speaks RoCEv2 only.
+ *
+ * Return: RUE_XMIT_WIRE, or a negative errno (dropped and counted).
+ */
+int rue_xmit_uet(struct rue_dev *rdev, const struct rue_av *av,
+		 struct dst_cache *dc, __be16 sport, struct sk_buff *skb,
+		 u8 tos)
+{
+	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
+	unsigned int len = skb->len;
+	struct dst_entry *dst;
+	int err;
+
+	rcu_read_lock();
+	if (unlikely(!READ_ONCE(rdev->tx_ok))) {
+		rcu_read_unlock();
+		err = -ENETDOWN;
+		goto drop;
+	}
+	dst = v4 ? rue_route4(rdev, av, dc) : rue_route6(rdev, av, dc);
+	if (IS_ERR(dst)) {
+		rcu_read_unlock();
+		err = PTR_ERR(dst);
+		goto drop;
+	}
+	rue_push_udp(skb, sport, htons(RUE_UET_UDP_PORT));
+	if (v4)
+		rue_push_ip4(skb, av, tos);
+	else
+		rue_push_ip6(skb, av, tos);
+	skb->ip_summed = CHECKSUM_NONE;
+	skb_dst_set(skb, dst);
+	err = rue_txq_xmit(rdev, skb);
+	rcu_read_unlock();
+	if (unlikely(err))
+		return err;
+	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
+	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
+	return RUE_XMIT_WIRE;
 
 drop:
 	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);

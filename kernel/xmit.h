@@ -25,5 +25,8 @@ struct sk_buff *rue_xmit_alloc(struct rue_dev *rdev, unsigned int linear,
 int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 	     struct dst_cache *dc, __be16 sport, __be16 dport,
 	     struct sk_buff *skb, unsigned int pad, u8 tos);
+int rue_xmit_uet(struct rue_dev *rdev, const struct rue_av *av,
+		 struct dst_cache *dc, __be16 sport, struct sk_buff *skb,
+		 u8 tos);
 
 #endif /* _RUE_XMIT_H */

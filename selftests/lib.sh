@@ -269,3 +269,40 @@ server_client() {
 rue_stat() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -n 1
 }
+
+# Run a GoogleTest program of userspace/tests with --tap, its TAP lines
+# renumbered into ours: run_gtest NAME PROGRAM TIMEOUT [ARG...]
+run_gtest() {
+	local name=$1 prog=$2 limit=$3 line rc="" plan=0 fd
+	shift 3
+	tap_log "program: $prog"
+	exec {fd}< <(timeout -k 10 "$limit" "$prog" --tap "$@" 2>&1
+		     echo "__rue_gtest_exit $?")
+	while IFS= read -r line <&$fd; do
+		case "$line" in
+		"TAP version"*) ;;
+		"1..0"*) plan=1; tap_skip "$name" "${line#*SKIP }" ;;
+		1..*) plan=1 ;;
+		"not ok "*)
+			line=${line#not ok }
+			tap_fail "${line#* }" ;;
+		"ok "*"# SKIP"*)
+			line=${line#ok }
+			line=${line#* }
+			tap_skip "${line%% # SKIP*}" "${line#*# SKIP }" ;;
+		"ok "*)
+			line=${line#ok }
+			tap_ok "${line#* }" ;;
+		"__rue_gtest_exit "*) rc=${line#__rue_gtest_exit } ;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done
+	exec {fd}<&-
+	case "$rc" in
+	0|1) [ $plan = 1 ] || tap_fail "$name" "exit $rc without a TAP plan" ;;
+	"$ksft_skip") [ $plan = 1 ] || tap_skip "$name" "exit 4" ;;
+	124|137) tap_fail "$name" "timed out after $limit s" ;;
+	*) tap_fail "$name" "exited with status $rc (crash?)" ;;
+	esac
+}

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ruectl against the real kernel: "dev show" in text and JSON, its unit
-# tests with the netlink family present, and clear errors.
+# ruectl against the real kernel: "dev show" in text and JSON, UET jobs
+# (add, show, del, who may grant them, their end with the device), its
+# unit tests with the netlink family present, and clear errors.
 source "$(dirname "$0")/lib.sh"
 
 require_guest
@@ -46,6 +47,92 @@ t_errors() {
 	return 0
 }
 
+# ruectl job ARGS... as nobody:nogroup, without capabilities.
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$RUECTL" "$@"
+}
+
+# must_fail PATTERN CMD...: CMD fails (exit 1) and says PATTERN on stderr.
+must_fail() {
+	local pattern=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "\$ ${*#"$RUECTL"} -> $rc: $out"
+	[ $rc = 1 ] && grep -qF -- "$pattern" <<<"$out"
+}
+
+t_job_round_trip() {
+	local out
+	dmesg -C
+	"$RUECTL" job add rc0 42 uid nobody gid 65534 &&
+	"$RUECTL" job add rc0 16777215 --gid nogroup &&
+	"$RUECTL" job add rc1 7 || return 1
+	out=$("$RUECTL" job show) || return 1
+	echo "$out"
+	[ "$out" = "dev rc0 job 42 uid 65534 gid 65534 bound 0
+dev rc0 job 16777215 gid 65534 bound 0
+dev rc1 job 7 bound 0" ] || return 1
+	out=$("$RUECTL" job show rc0 42) || return 1
+	[ "$out" = "dev rc0 job 42 uid 65534 gid 65534 bound 0" ] || return 1
+	out=$("$RUECTL" -j job show rc0) || return 1
+	echo "$out"
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d==[{"dev":"rc0","job":42,"uid":65534,"gid":65534,"bound":0},{"dev":"rc0","job":16777215,"gid":65534,"bound":0}], d' <<<"$out" || return 1
+	# anyone may look
+	out=$(as_nobody -j job show rc1 7) || return 1
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d==[{"dev":"rc1","job":7,"bound":0}], d' <<<"$out" || return 1
+	"$RUECTL" job del rc0 42 && "$RUECTL" job del rc0 16777215 &&
+	"$RUECTL" job del rc1 7 || return 1
+	[ -z "$("$RUECTL" job show)" ]
+}
+
+t_job_errors() {
+	"$RUECTL" job add rc0 5 || return 1
+	must_fail 'device "nosuch" not found' "$RUECTL" job add nosuch 5 &&
+	must_fail 'device "nosuch" not found' "$RUECTL" job show nosuch &&
+	must_fail 'device "rc0" has job 5 already' "$RUECTL" job add rc0 5 &&
+	must_fail 'no job 6 on device "rc0"' "$RUECTL" job del rc0 6 &&
+	must_fail 'no job 6 on device "rc0"' "$RUECTL" job show rc0 6 &&
+	must_fail 'bad job ID "16777216": job IDs are 1 to 16777215' \
+		"$RUECTL" job add rc0 16777216 &&
+	must_fail 'bad job ID "0"' "$RUECTL" job add rc0 0 &&
+	must_fail 'bad uid "no-such-user-rue": no user of that name' \
+		"$RUECTL" job add rc0 8 uid no-such-user-rue &&
+	must_fail 'bad uid "4294967295"' "$RUECTL" job add rc0 8 uid 4294967295 &&
+	must_fail 'bad gid "x y"' "$RUECTL" job add rc0 8 gid "x y" &&
+	must_fail 'uid given twice' "$RUECTL" job add rc0 8 uid 1 --uid 2 || return 1
+	# nothing of the above was granted
+	[ "$("$RUECTL" job show rc0)" = "dev rc0 job 5 bound 0" ] &&
+	"$RUECTL" job del rc0 5
+}
+
+t_job_needs_cap_net_admin() {
+	"$RUECTL" job add rc0 9 || return 1
+	must_fail 'Operation not permitted (adding a job needs CAP_NET_ADMIN)' \
+		as_nobody job add rc0 10 uid nobody &&
+	must_fail 'Operation not permitted (deleting a job needs CAP_NET_ADMIN)' \
+		as_nobody job del rc0 9 || return 1
+	[ "$("$RUECTL" job show rc0)" = "dev rc0 job 9 bound 0" ] &&
+	"$RUECTL" job del rc0 9
+}
+
+t_jobs_go_with_device() {
+	"$RUECTL" job add rc1 11 uid 1000 && "$RUECTL" job add rc1 12 || return 1
+	rdma link del rc1 || return 1
+	[ -z "$("$RUECTL" job show)" ] || return 1
+	must_fail 'device "rc1" not found' "$RUECTL" job show rc1 || return 1
+	# the same name again is a new device, without them
+	ip netns exec "$B" rdma link add rc1 type rue netdev b0 || return 1
+	[ -z "$("$RUECTL" job show rc1)" ]
+}
+
+t_job_console_clean() {
+	local bad
+	bad=$(dmesg | grep -E 'WARNING|BUG|Oops|refcount_t|KASAN|UBSAN|self-test failed')
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
 t_unit_tests_with_module() {
 	"$RUE_BUILD/userspace/ruectl/ruectl_test" --gtest_brief=1 2>&1 | tail -n 3
 	"$RUE_BUILD/userspace/ruectl/ruectl_test" >/dev/null 2>&1
@@ -63,6 +150,11 @@ run_test "setup" t_setup
 run_test "dev show lists devices, netdevs, state, GIDs" t_dev_show
 run_test "dev show DEV as JSON" t_dev_show_one_json
 run_test "unique prefixes" t_prefixes
+run_test "job add, show (text, JSON), del" t_job_round_trip
+run_test "job errors: device, exists, no such job, bad ID, uid, gid" t_job_errors
+run_test "job add and del need CAP_NET_ADMIN" t_job_needs_cap_net_admin
+run_test "jobs go with their device" t_jobs_go_with_device
+run_test "kernel console clean after the job cases" t_job_console_clean
 run_test "bad input gives an error and exit 1" t_errors
 run_test "ruectl unit tests against the live family" t_unit_tests_with_module
 run_test "says when the module is not loaded" t_module_not_loaded

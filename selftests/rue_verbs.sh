@@ -82,43 +82,6 @@ t_setup() {
 	return 0
 }
 
-# Run the program, its TAP lines renumbered into ours.
-run_program() {
-	local line rc="" plan=0 fd
-	tap_log "program: $prog"
-	exec {fd}< <(timeout -k 10 "${RUE_VERBS_TIMEOUT:-600}" "$prog" --tap \
-			--dev-a=rva --dev-b=rvb --ip4-a=10.5.0.1 --ip4-b=10.5.0.2 \
-			--ip6-a=fd00:5::1 --ip6-b=fd00:5::2 "$@" 2>&1
-		     echo "__rue_verbs_exit $?")
-	while IFS= read -r line <&$fd; do
-		case "$line" in
-		"TAP version"*) ;;
-		"1..0"*) plan=1; tap_skip "rue_verbs_test" "${line#*SKIP }" ;;
-		1..*) plan=1 ;;
-		"not ok "*)
-			line=${line#not ok }
-			tap_fail "${line#* }" ;;
-		"ok "*"# SKIP"*)
-			line=${line#ok }
-			line=${line#* }
-			tap_skip "${line%% # SKIP*}" "${line#*# SKIP }" ;;
-		"ok "*)
-			line=${line#ok }
-			tap_ok "${line#* }" ;;
-		"__rue_verbs_exit "*) rc=${line#__rue_verbs_exit } ;;
-		"#"*) echo "$line" ;;
-		*) echo "# $line" ;;
-		esac
-	done
-	exec {fd}<&-
-	case "$rc" in
-	0|1) [ $plan = 1 ] || tap_fail "rue_verbs_test" "exit $rc without a TAP plan" ;;
-	"$ksft_skip") [ $plan = 1 ] || tap_skip "rue_verbs_test" "exit 4" ;;
-	124|137) tap_fail "rue_verbs_test" "timed out after ${RUE_VERBS_TIMEOUT:-600} s" ;;
-	*) tap_fail "rue_verbs_test" "exited with status $rc (crash?)" ;;
-	esac
-}
-
 count() {
 	grep -c "$1" "$kmsg_log" 2>/dev/null
 }
@@ -146,7 +109,9 @@ tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
 	start=$(date +%s)
-	run_program "$@"
+	run_gtest rue_verbs_test "$prog" "${RUE_VERBS_TIMEOUT:-600}" \
+		--dev-a=rva --dev-b=rvb --ip4-a=10.5.0.1 --ip4-b=10.5.0.2 \
+		--ip6-a=fd00:5::1 --ip6-b=fd00:5::2 "$@"
 	tap_log "rue_verbs_test ran $(($(date +%s) - start)) s"
 	rdma statistic show link rva/1 >"$RUE_OUT/rue_verbs.stats" 2>&1
 	rdma statistic show link rvb/1 >>"$RUE_OUT/rue_verbs.stats" 2>&1

@@ -3,8 +3,9 @@
  * The "rue" generic netlink family: configuration and state of rue devices.
  * Documentation/netlink/rue.yaml describes it; this header is its C form.
  *
- * Requests that change state need CAP_NET_ADMIN in the caller's network
- * namespace; GET requests are open to everyone.
+ * Requests that change state need CAP_NET_ADMIN: CC_SET in the caller's
+ * network namespace, JOB_NEW and JOB_DEL in the initial user namespace
+ * (job IDs are fabric-wide).  GET requests are open to everyone.
  */
 #ifndef _UAPI_LINUX_RUE_NETLINK_H
 #define _UAPI_LINUX_RUE_NETLINK_H
@@ -18,6 +19,10 @@ enum rue_cmd {
 	RUE_CMD_CC_GET,		/* do: one device's congestion control; dump: all */
 	RUE_CMD_CC_SET,		/* do: change what DEV_CC carries (admin) */
 	RUE_CMD_QP_GET,		/* dump: the QPs of one device (DEV_INDEX or DEV_NAME) */
+	RUE_CMD_JOB_NEW,	/* do: grant the job DEV_JOB names (admin) */
+	RUE_CMD_JOB_DEL,	/* do: revoke it; EBUSY while QPs use it (admin) */
+	RUE_CMD_JOB_GET,	/* do: one job of one device; dump: every job
+				 * of one device, or of every device */
 
 	__RUE_CMD_MAX,
 	RUE_CMD_MAX = __RUE_CMD_MAX - 1
@@ -40,6 +45,7 @@ enum rue_dev_attr {
 	RUE_A_DEV_PAD,
 	RUE_A_DEV_CC,			/* nest: enum rue_cc_attr */
 	RUE_A_DEV_QP,			/* nest: enum rue_qp_attr */
+	RUE_A_DEV_JOB,			/* nest: enum rue_job_attr */
 
 	__RUE_A_DEV_MAX,
 	RUE_A_DEV_MAX = __RUE_A_DEV_MAX - 1
@@ -164,5 +170,27 @@ enum rue_qp_attr {
 	__RUE_A_QP_MAX,
 	RUE_A_QP_MAX = __RUE_A_QP_MAX - 1
 };
+
+/*
+ * One UET job (RUE_A_DEV_JOB).  A job is a 24-bit JobID (UE 1.0.1 §3.4,
+ * the SES header) that a device admits traffic of.  A UET QP binds to one
+ * job at creation, which needs its creator to be the job's user, or in its
+ * group, or to have CAP_NET_ADMIN over the device's network namespace.
+ * UID and GID are numbers in the user namespace of the requesting socket;
+ * a job without them admits CAP_NET_ADMIN only.
+ */
+enum rue_job_attr {
+	RUE_A_JOB_UNSPEC,
+	RUE_A_JOB_ID,			/* u32: 1..RUE_JOB_ID_MAX */
+	RUE_A_JOB_UID,			/* u32: the user it admits */
+	RUE_A_JOB_GID,			/* u32: the group it admits */
+	RUE_A_JOB_BOUND,		/* u32: read only, QPs bound to it */
+
+	__RUE_A_JOB_MAX,
+	RUE_A_JOB_MAX = __RUE_A_JOB_MAX - 1
+};
+
+/* JobIDs are 24 bits; 0 is reserved (rue's "no job"). */
+#define RUE_JOB_ID_MAX 0xffffff
 
 #endif /* _UAPI_LINUX_RUE_NETLINK_H */

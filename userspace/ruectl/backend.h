@@ -15,6 +15,7 @@
 #include "nl/result.h"
 #include "ruectl/cc.h"
 #include "ruectl/device.h"
+#include "ruectl/job.h"
 #include "ruectl/qp.h"
 
 namespace rue::cli {
@@ -47,6 +48,20 @@ class Backend {
 
   // The QPs of the device named `name`; ENODEV when there is none.
   virtual nl::Result<std::vector<Qp>> ListQps(std::string_view name) = 0;
+
+  // The UET jobs of the device named `name`, or without it of every
+  // device, in the kernel's order; ENODEV when there is no such device.
+  virtual nl::Result<std::vector<Job>> ListJobs(
+      std::optional<std::string_view> name) = 0;
+  // Job `id` of the device named `name`; ENODEV when there is no such
+  // device, ENOENT when it has no such job.
+  virtual nl::Result<Job> GetJob(std::string_view name, uint32_t id) = 0;
+  // Grants `grant` on the device named `name`; ENODEV, EEXIST when it has
+  // the job, EPERM without CAP_NET_ADMIN.
+  virtual nl::Status AddJob(std::string_view name, const JobGrant& grant) = 0;
+  // Revokes job `id`; ENODEV, ENOENT, EBUSY while QPs are bound to it,
+  // EPERM without CAP_NET_ADMIN.
+  virtual nl::Status DelJob(std::string_view name, uint32_t id) = 0;
 };
 
 }  // namespace rue::cli

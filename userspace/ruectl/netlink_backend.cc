@@ -8,6 +8,7 @@
 
 #include "ruectl/cc_attrs.h"
 #include "ruectl/device_parse.h"
+#include "ruectl/job_attrs.h"
 #include "ruectl/qp_parse.h"
 
 namespace rue::cli {
@@ -135,6 +136,45 @@ nl::Result<std::vector<Qp>> NetlinkBackend::ListQps(std::string_view name) {
   nl::Status dumped = socket_->Dump(request, Collect(ParseQp, "QP", qps));
   if (!dumped.ok()) return dumped.error();
   return qps;
+}
+
+nl::Result<std::vector<Job>> NetlinkBackend::ListJobs(
+    std::optional<std::string_view> name) {
+  if (name && name->size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<Job> jobs;
+  nl::MessageBuilder request = JobDumpRequest(family_.id, name);
+  nl::Status dumped = socket_->Dump(request, Collect(ParseJob, "job", jobs));
+  if (!dumped.ok()) return dumped.error();
+  return jobs;
+}
+
+nl::Result<Job> NetlinkBackend::GetJob(std::string_view name, uint32_t id) {
+  if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected.error();
+  std::vector<Job> jobs;
+  nl::MessageBuilder request = JobGetRequest(family_.id, name, id);
+  nl::Status done = socket_->Do(request, Collect(ParseJob, "job", jobs));
+  return OnlyReply(std::move(done), jobs, "job");
+}
+
+nl::Status NetlinkBackend::AddJob(std::string_view name,
+                                  const JobGrant& grant) {
+  if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected;
+  nl::MessageBuilder request = JobNewRequest(family_.id, name, grant);
+  return socket_->Do(request, IgnoreReply);
+}
+
+nl::Status NetlinkBackend::DelJob(std::string_view name, uint32_t id) {
+  if (name.size() > kMaxDeviceName) return nl::Error{ENODEV, ""};
+  nl::Status connected = Connect();
+  if (!connected.ok()) return connected;
+  nl::MessageBuilder request = JobDelRequest(family_.id, name, id);
+  return socket_->Do(request, IgnoreReply);
 }
 
 }  // namespace rue::cli

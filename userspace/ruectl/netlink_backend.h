@@ -23,6 +23,11 @@ class NetlinkBackend : public Backend {
                              std::optional<uint32_t> prio) override;
   nl::Status SetCc(std::string_view name, const CcConfig& changes) override;
   nl::Result<std::vector<Qp>> ListQps(std::string_view name) override;
+  nl::Result<std::vector<Job>> ListJobs(
+      std::optional<std::string_view> name) override;
+  nl::Result<Job> GetJob(std::string_view name, uint32_t id) override;
+  nl::Status AddJob(std::string_view name, const JobGrant& grant) override;
+  nl::Status DelJob(std::string_view name, uint32_t id) override;
 
  private:
   nl::Status Connect();

@@ -55,6 +55,10 @@ TEST_F(NetlinkBackendTest, OverlongNameIsENODEVWithoutAsking) {
   EXPECT_EQ(backend_.GetCc(overlong, std::nullopt).error().code, ENODEV);
   EXPECT_EQ(backend_.SetCc(overlong, CcConfig{}).error().code, ENODEV);
   EXPECT_EQ(backend_.ListQps(overlong).error().code, ENODEV);
+  EXPECT_EQ(backend_.ListJobs(overlong).error().code, ENODEV);
+  EXPECT_EQ(backend_.GetJob(overlong, 1).error().code, ENODEV);
+  EXPECT_EQ(backend_.AddJob(overlong, JobGrant{1, std::nullopt, std::nullopt}).error().code, ENODEV);
+  EXPECT_EQ(backend_.DelJob(overlong, 1).error().code, ENODEV);
 }
 
 TEST_F(NetlinkBackendTest, CcAndQpsOrModuleNotLoaded) {
@@ -82,6 +86,18 @@ TEST_F(NetlinkBackendTest, UnknownDeviceHasNoCcOrQps) {
   nl::Result<std::vector<Qp>> qps = backend_.ListQps("no-such-rue-device");
   ASSERT_FALSE(qps.ok());
   EXPECT_EQ(qps.error().code, ENODEV);
+}
+
+TEST_F(NetlinkBackendTest, UnknownDeviceHasNoJobs) {
+  if (!RueLoaded()) GTEST_SKIP() << "rue module not loaded";
+  nl::Result<std::vector<Job>> jobs = backend_.ListJobs("no-such-rue-device");
+  ASSERT_FALSE(jobs.ok());
+  if (jobs.error().code == EOPNOTSUPP) GTEST_SKIP() << "no RUE_CMD_JOB_GET yet";
+  EXPECT_EQ(jobs.error().code, ENODEV);
+  EXPECT_EQ(backend_.GetJob("no-such-rue-device", 1).error().code, ENODEV);
+  // Every device's jobs: however many there are, the dump works.
+  nl::Result<std::vector<Job>> all = backend_.ListJobs(std::nullopt);
+  EXPECT_TRUE(all.ok()) << all.error().ToString();
 }
 
 }  // namespace

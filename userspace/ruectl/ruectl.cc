@@ -6,6 +6,7 @@
 #include "ruectl/cc_cmd.h"
 #include "ruectl/command.h"
 #include "ruectl/dev_cmd.h"
+#include "ruectl/job_cmd.h"
 #include "ruectl/options.h"
 #include "ruectl/qp_cmd.h"
 
@@ -21,7 +22,7 @@ constexpr std::string_view kUsage =
     "Usage: ruectl [ OPTIONS ] OBJECT { COMMAND | help }\n"
     "       ruectl help\n"
     "\n"
-    "OBJECT := { dev | cc | qp }\n"
+    "OBJECT := { dev | cc | qp | job }\n"
     "OPTIONS:\n"
     "  -j, --json      print JSON\n"
     "  -p, --pretty    indent the JSON\n"
@@ -38,7 +39,8 @@ constexpr std::string_view kUsage =
     "  ruectl -j -p dev show rue0\n"
     "  ruectl cc show rue0\n"
     "  ruectl cc set rue0 ecn ect0\n"
-    "  ruectl qp show rue0\n";
+    "  ruectl qp show rue0\n"
+    "  ruectl job add rue0 42 uid alice\n";
 
 constexpr std::string_view kVersion = "ruectl utility, rue-" RUE_VERSION "\n";
 
@@ -53,6 +55,7 @@ constexpr Command kObjects[] = {
     {"dev", RunDev},
     {"cc", RunCc},
     {"qp", RunQp},
+    {"job", RunJob},
     {"help", Help},
 };
 

@@ -139,6 +139,17 @@ TEST_F(RuectlTest, HelpOptionAndObject) {
   EXPECT_EQ(backend_.requests(), 0);
 }
 
+TEST_F(RuectlTest, JobAddShowDel) {
+  EXPECT_EQ(Run({"job", "add", "rue1", "9", "--gid", "100"}), 0);
+  EXPECT_EQ(Run({"-j", "job", "show", "rue1", "9"}), 0);
+  EXPECT_EQ(out_.str(),
+            "[{\"dev\":\"rue1\",\"job\":9,\"gid\":100,\"bound\":0}]\n");
+  EXPECT_EQ(Run({"job", "del", "rue1", "9"}), 0);
+  EXPECT_EQ(err_.str(), "");
+  EXPECT_EQ(Run({"j", "d", "rue1", "9"}), 1);
+  EXPECT_EQ(err_.str(), "ruectl: no job 9 on device \"rue1\"\n");
+}
+
 TEST_F(RuectlTest, ObjectHelp) {
   EXPECT_EQ(Run({"dev", "help"}), 0);
   EXPECT_NE(out_.str().find("ruectl dev show rue0\n"), std::string::npos);

@@ -141,6 +141,12 @@ Qp RcQp() {
   return qp;
 }
 
+Job MakeJob(uint32_t dev_index, std::string dev, uint32_t id,
+            std::optional<uint32_t> uid, std::optional<uint32_t> gid,
+            uint32_t bound) {
+  return Job{dev_index, std::move(dev), id, uid, gid, bound};
+}
+
 }  // namespace
 
 std::vector<Device> SampleDevices() { return {Rue0(), Rue1()}; }
@@ -150,6 +156,12 @@ std::vector<DeviceCc> SampleCc() { return {Rue0Cc(), Rue1Cc()}; }
 DeviceCc SampleCcPrio3() { return Rue0CcPrio3(); }
 
 std::vector<Qp> SampleQps() { return {GsiQp(), RcQp()}; }
+
+std::vector<Job> SampleJobs() {
+  return {MakeJob(0, "rue0", 42, 1000, std::nullopt, 2),
+          MakeJob(0, "rue0", 43, std::nullopt, 100, 0),
+          MakeJob(1, "rue1", 7, std::nullopt, std::nullopt, 0)};
+}
 
 nl::Result<std::vector<Device>> FakeBackend::ListDevices() {
   ++requests_;
@@ -213,6 +225,63 @@ nl::Result<std::vector<Qp>> FakeBackend::ListQps(std::string_view name) {
     if (qp.dev == name) qps.push_back(qp);
   }
   return qps;
+}
+
+nl::Result<std::vector<Job>> FakeBackend::ListJobs(
+    std::optional<std::string_view> name) {
+  ++requests_;
+  if (failure_) return *failure_;
+  if (name && !HasDevice(*name)) return nl::Error{ENODEV, "no such rue device"};
+  std::vector<Job> jobs;
+  for (const Job& job : jobs_) {
+    if (!name || job.dev == *name) jobs.push_back(job);
+  }
+  return jobs;
+}
+
+nl::Result<Job> FakeBackend::GetJob(std::string_view name, uint32_t id) {
+  ++requests_;
+  if (failure_) return *failure_;
+  if (!HasDevice(name)) return nl::Error{ENODEV, "no such rue device"};
+  for (const Job& job : jobs_) {
+    if (job.dev == name && job.id == id) return job;
+  }
+  return nl::Error{ENOENT, "no such job"};
+}
+
+nl::Status FakeBackend::AddJob(std::string_view name, const JobGrant& grant) {
+  ++requests_;
+  if (failure_) return *failure_;
+  uint32_t index = 0;
+  bool found = false;
+  for (const Device& device : devices_) {
+    if (device.name == name) {
+      index = device.index;
+      found = true;
+    }
+  }
+  if (!found) return nl::Error{ENODEV, "no such rue device"};
+  for (const Job& job : jobs_) {
+    if (job.dev == name && job.id == grant.id)
+      return nl::Error{EEXIST, "the device has this job already"};
+  }
+  jobs_.push_back(Job{index, std::string(name), grant.id, grant.uid,
+                      grant.gid, 0});
+  return nl::Ok();
+}
+
+nl::Status FakeBackend::DelJob(std::string_view name, uint32_t id) {
+  ++requests_;
+  if (failure_) return *failure_;
+  if (!HasDevice(name)) return nl::Error{ENODEV, "no such rue device"};
+  for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+    if (it->dev != name || it->id != id) continue;
+    if (it->bound.value_or(0))
+      return nl::Error{EBUSY, "QPs are bound to the job"};
+    jobs_.erase(it);
+    return nl::Ok();
+  }
+  return nl::Error{ENOENT, "no such job"};
 }
 
 }  // namespace rue::cli::testing

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Test helpers: sample devices, their congestion control and QPs, and a
-// Backend that serves them.
+// Test helpers: sample devices, their congestion control, QPs and jobs,
+// and a Backend that serves them.
 #ifndef RUE_RUECTL_TEST_DEVICES_H_
 #define RUE_RUECTL_TEST_DEVICES_H_
 
@@ -16,6 +16,7 @@
 #include "ruectl/backend.h"
 #include "ruectl/cc.h"
 #include "ruectl/device.h"
+#include "ruectl/job.h"
 #include "ruectl/qp.h"
 
 namespace rue::cli::testing {
@@ -41,6 +42,10 @@ DeviceCc SampleCcPrio3();
 // is rate limited.  None on rue1.
 std::vector<Qp> SampleQps();
 
+// Three jobs: rue0's 42 (uid 1000, two QPs bound) and 43 (gid 100), and
+// rue1's 7 (neither: CAP_NET_ADMIN only).
+std::vector<Job> SampleJobs();
+
 // GetCc() with a priority answers from `prio_cc` (device name and
 // CcConfig::prio) when it has that priority of that device; otherwise
 // from `cc`, the priority changed to the one asked for (its DCQCN
@@ -51,11 +56,13 @@ class FakeBackend : public Backend {
   explicit FakeBackend(std::vector<Device> devices = SampleDevices(),
                        std::vector<DeviceCc> cc = SampleCc(),
                        std::vector<Qp> qps = SampleQps(),
-                       std::vector<DeviceCc> prio_cc = {SampleCcPrio3()})
+                       std::vector<DeviceCc> prio_cc = {SampleCcPrio3()},
+                       std::vector<Job> jobs = SampleJobs())
       : devices_(std::move(devices)),
         cc_(std::move(cc)),
         qps_(std::move(qps)),
-        prio_cc_(std::move(prio_cc)) {}
+        prio_cc_(std::move(prio_cc)),
+        jobs_(std::move(jobs)) {}
 
   // Makes every request fail with `error`.
   void FailWith(nl::Error error) { failure_ = std::move(error); }
@@ -69,7 +76,16 @@ class FakeBackend : public Backend {
                              std::optional<uint32_t> prio) override;
   nl::Status SetCc(std::string_view name, const CcConfig& changes) override;
   nl::Result<std::vector<Qp>> ListQps(std::string_view name) override;
+  // The jobs as the kernel keeps them: AddJob() and DelJob() change the
+  // table, with the kernel's EEXIST, ENOENT and EBUSY (a job with QPs
+  // bound).
+  nl::Result<std::vector<Job>> ListJobs(
+      std::optional<std::string_view> name) override;
+  nl::Result<Job> GetJob(std::string_view name, uint32_t id) override;
+  nl::Status AddJob(std::string_view name, const JobGrant& grant) override;
+  nl::Status DelJob(std::string_view name, uint32_t id) override;
 
+  const std::vector<Job>& jobs() const { return jobs_; }
   int requests() const { return requests_; }
   // What SetCc() was asked, in order: device name and changes.
   const std::vector<std::pair<std::string, CcConfig>>& sets() const {
@@ -88,6 +104,7 @@ class FakeBackend : public Backend {
   std::vector<DeviceCc> cc_;
   std::vector<Qp> qps_;
   std::vector<DeviceCc> prio_cc_;
+  std::vector<Job> jobs_;
   std::optional<nl::Error> failure_;
   std::optional<nl::Error> set_failure_;
   std::vector<std::pair<std::string, CcConfig>> sets_;

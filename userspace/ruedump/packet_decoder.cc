@@ -8,6 +8,7 @@
 
 #include "rue/wire/roce_packet.h"
 #include "rue/wire/udp_frame.h"
+#include "rue/wire/uet.h"
 #include "ruedump/ip_fields.h"
 #include "ruedump/ip_peek.h"
 #include "ruedump/link_fields.h"
@@ -22,7 +23,7 @@ enum class Protocol : uint8_t { kRoce, kUet };
 std::optional<Protocol> ProtocolOf(uint16_t dst_port, Selection selection) {
   if (dst_port == wire::kRoceV2UdpPort && selection.roce)
     return Protocol::kRoce;
-  if (dst_port == kUetUdpPort && selection.uet) return Protocol::kUet;
+  if (dst_port == wire::kUetUdpPort && selection.uet) return Protocol::kUet;
   return std::nullopt;
 }
 

@@ -19,6 +19,7 @@
 #include "ruedump/json_output.h"
 #include "ruedump/test_pcap.h"
 #include "ruedump/test_roce.h"
+#include "ruedump/test_uet.h"
 #include "ruedump/text_output.h"
 
 namespace rue::dump {
@@ -304,23 +305,45 @@ TEST(PacketDecoderTest, CutByTheSnapLength) {
 }
 
 TEST(PacketDecoderTest, Uet) {
-  const Decoded d = Decode(testing::WrapEthernet(testing::BuildUdpIp(4793, 44)),
-                           LinkType::kEthernet);
+  const Decoded d =
+      Decode(testing::WrapEthernet(testing::BuildUetIp(4)), LinkType::kEthernet);
   ASSERT_EQ(d.verdict, Verdict::kUet);
   EXPECT_EQ(RenderLine(d.record),
             "1700000000.000042 192.0.2.1 > 192.0.2.2 udp 49153 > 4793 UET "
-            "len=44\n");
-  EXPECT_EQ(Json(d)["uet"]["length"], 44);
+            "RUD_REQ next=REQ_STD psn=0x10 spdcid=0x11 dpdcid=0x22 clear=0 ar "
+            "SES SEND hdr=std msg=0x1 rlen=4 job=0x42 pid=0x5 ri=0x7 gen=0 "
+            "som eom offset=0x0 init=0x0 key=0x0 hdata=0x0 payload=4\n");
+  const auto j = Json(d);
+  EXPECT_EQ(j["pds"]["type"], "RUD_REQ");
+  EXPECT_EQ(j["pds"]["psn"], "0x10");
+  EXPECT_EQ(j["pds"]["clear-psn-offset"], 0);
+  EXPECT_EQ(j["pds"]["ar"], true);
+  EXPECT_EQ(j["pds"]["retx"], false);
+  EXPECT_EQ(j["ses"]["opcode"], "SEND");
+  EXPECT_EQ(j["ses"]["request-length"], 4);
+  EXPECT_EQ(j["payload-length"], 4);
 
-  Bytes bad = testing::BuildUdpIp(4793, 44);
+  Bytes bad = testing::BuildUetIp(4);
   bad[25] ^= std::byte{1};
   EXPECT_EQ(MalformedReason(Decode(bad, LinkType::kRawIp)).substr(0, 15),
             "bad_udp_length:");
+  // Zero bytes after UDP: PDS type 0.
+  EXPECT_EQ(MalformedReason(
+                Decode(testing::BuildUdpIp(4793, 44), LinkType::kRawIp)),
+            "unknown_opcode: PDS type 0 is reserved");
+  // A reserved next header: the prologue 0x1188 (RUD_REQ, REQ_STD, AR)
+  // becomes 0x1388 (next_hdr 7).  The UDP checksum is zero, so nothing
+  // else changes.
+  Bytes reserved = testing::BuildUetIp(0);
+  ASSERT_EQ(reserved[28], std::byte{0x11});
+  reserved[28] = std::byte{0x13};
+  EXPECT_EQ(MalformedReason(Decode(reserved, LinkType::kRawIp)),
+            "unknown_opcode: PDS next header 7 is reserved");
 }
 
 TEST(PacketDecoderTest, Selection) {
   const Bytes roce = SampleIp();
-  const Bytes uet = testing::BuildUdpIp(4793, 8);
+  const Bytes uet = testing::BuildUetIp(8);
   const Selection roce_only{true, false};
   const Selection uet_only{false, true};
   EXPECT_EQ(Decode(roce, LinkType::kRawIp, roce_only).verdict,

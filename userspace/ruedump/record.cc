@@ -10,6 +10,8 @@ namespace rue::dump {
 
 Value Number(uint64_t number) { return Value{number, std::to_string(number)}; }
 
+Value Signed(int64_t number) { return Value{number, std::to_string(number)}; }
+
 Value Hex(uint64_t number, int digits) {
   char text[2 + 16 + 1];
   std::snprintf(text, sizeof(text), "0x%0*llx", digits,

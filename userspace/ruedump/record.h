@@ -21,7 +21,7 @@ namespace rue::dump {
 
 // A field's value: what JSON gets, and what text gets.
 struct Value {
-  std::variant<uint64_t, double, bool, std::string> json;
+  std::variant<uint64_t, int64_t, double, bool, std::string> json;
   std::string text;
 };
 
@@ -103,6 +103,8 @@ inline bool Shown(const Cell& cell, bool verbose) {
 
 // Value makers.
 Value Number(uint64_t number);
+// A signed decimal number (UET PSN offsets).
+Value Signed(int64_t number);
 // "0x" and lower-case hex digits, at least `digits` of them.
 Value Hex(uint64_t number, int digits = 1);
 Value Text(std::string text);

@@ -21,6 +21,7 @@
 #include "ruedump/record.h"
 #include "ruedump/test_pcap.h"
 #include "ruedump/test_roce.h"
+#include "ruedump/test_uet.h"
 
 namespace rue::dump {
 namespace {
@@ -346,7 +347,7 @@ std::vector<Bytes> MixedFrames() {
   arp[13] = std::byte{0x06};
   return {testing::WrapEthernet(testing::BuildUdpIp(53, 30)),
           testing::WrapEthernet(WriteFirst()), testing::WrapEthernet(tcp), arp,
-          testing::WrapEthernet(testing::BuildUdpIp(4793, 40))};
+          testing::WrapEthernet(testing::BuildUetIp(0))};
 }
 
 TEST(RuedumpTest, OtherTrafficIsSkipped) {
@@ -359,7 +360,9 @@ TEST(RuedumpTest, OtherTrafficIsSkipped) {
             "RETH va=0x7f0012345000 rkey=0x1234 len=65536 payload=1024 "
             "icrc=0xf07bb890 ok\n"
             "1700000000.000005 192.0.2.1 > 192.0.2.2 udp 49153 > 4793 UET "
-            "len=40\n" +
+            "RUD_REQ next=REQ_STD psn=0x10 spdcid=0x11 dpdcid=0x22 clear=0 ar "
+            "SES SEND hdr=std msg=0x1 rlen=0 job=0x42 pid=0x5 ri=0x7 gen=0 "
+            "som eom offset=0x0 init=0x0 key=0x0 hdata=0x0 payload=0\n" +
                 Summary(5, 1, 0, 1, 3, 0));
 }
 
@@ -367,7 +370,7 @@ TEST(RuedumpTest, Filter) {
   const std::string path = Capture("m.pcap", DLT_EN10MB, MixedFrames());
   RunResult r = RunRuedump({"-F", "uet", path});
   EXPECT_EQ(Lines(r.out).size(), 1u);
-  EXPECT_NE(r.out.find(" UET len=40"), std::string::npos);
+  EXPECT_NE(r.out.find(" UET RUD_REQ next=REQ_STD "), std::string::npos);
   EXPECT_EQ(r.err, Summary(5, 0, 0, 1, 4, 0));
   r = RunRuedump({"-F", "roce", path});
   EXPECT_EQ(Lines(r.out).size(), 1u);

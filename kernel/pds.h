@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * UET Packet Delivery Sublayer (UE 1.0.1 section 3.5): packet delivery
+ * contexts (PDCs), their PSNs, acknowledgements and retransmission.
+ */
+#ifndef _RUE_PDS_H
+#define _RUE_PDS_H
+
+#include <linux/bitmap.h>
+#include <linux/hashtable.h>
+#include <linux/refcount.h>
+#include <linux/timer.h>
+#include <linux/xarray.h>
+#include <net/dst_cache.h>
+
+#include "ah.h"
+
+struct rue_dev;
+struct rue_qp;
+struct rue_ses_rmsg;
+
+/* Requests a PDC has in flight, and the PSNs a target tracks ahead. */
+#define RUE_PDC_WIN		256
+
+/* What a device keeps for UET, in struct rue_dev. */
+struct rue_uet_dev {
+	spinlock_t lock;		/* tgt hash, the list of PDCs */
+	struct xarray pdcs;		/* every PDC by its local PDCID; RCU */
+	struct xarray eps;		/* UET QPs by PIDonFEP; RCU */
+	DECLARE_HASHTABLE(tgt, 8);	/* target PDCs by peer and its PDCID */
+	struct delayed_work reaper;	/* closes idle target PDCs */
+	u32 pid_next;
+};
+
+/* One request the initiator sent and the target has not acknowledged. */
+struct rue_pds_tx {
+	u32 wqe;			/* SQ ring index of its WQE */
+	u32 off;			/* its payload's offset in the message */
+	u16 len;
+	u16 msg_id;
+	u8 ses_flags;			/* SOM, EOM */
+	u8 state;			/* enum rue_pds_tx_state */
+	u8 sent;			/* times sent */
+	u8 retx;			/* queued to be sent again */
+	u8 epoch;			/* pdc->epoch of the last send */
+	u64 sent_ns;			/* ktime of the last send */
+};
+
+enum rue_pds_tx_state {
+	RUE_PDS_TX_FREE,
+	RUE_PDS_TX_SENT,
+	RUE_PDS_TX_ACKED,
+};
+
+enum rue_pdc_role {
+	RUE_PDC_INITIATOR,
+	RUE_PDC_TARGET,
+};
+
+/*
+ * A PDC.  An initiator PDC belongs to one UET QP and one peer address,
+ * and lives under that QP's req.lock; a target PDC belongs to the device
+ * and lives under its own lock.  Both are found by local PDCID through
+ * rdev->uet.pdcs under RCU and freed after a grace period.
+ */
+struct rue_pdc {
+	struct rue_dev *rdev;
+	refcount_t ref;
+	spinlock_t lock;		/* target state */
+	struct rcu_head rcu;
+	u16 lid;			/* our PDCID */
+	u16 rid;			/* the peer's; initiator: valid once !syn */
+	u8 role;			/* enum rue_pdc_role */
+	u8 mode;			/* enum rue_uet_mode */
+	bool dead;			/* unpublished, being freed */
+	u32 job;
+	struct rue_av av;		/* the peer */
+	struct dst_cache dst_cache;
+	unsigned long last_rx;		/* jiffies */
+
+	/* initiator, under qp->req.lock */
+	struct rue_qp *qp;
+	struct hlist_node qp_node;	/* in the QP's PDC hash */
+	bool syn;			/* the target's PDCID is not known yet */
+	bool closing;			/* CLOSE sent: no new requests */
+	u8 retries;			/* RTOs without progress: backoff */
+	u16 next_msg;
+	u32 start_psn;
+	u32 next_psn;			/* next new PSN */
+	u32 una_psn;			/* oldest unacknowledged */
+	u32 sack_high;			/* newest PSN the target has */
+	u32 nr_retx;			/* entries with retx set */
+	bool gbn_valid;			/* ROD: went back to gbn_psn */
+	u32 gbn_psn;
+	u8 epoch;			/* RTOs so far, mod 256 */
+	u32 srtt_us;			/* smoothed RTT, 0: no sample yet */
+	u32 rttvar_us;
+	u32 rto_us;			/* current RTO, before backoff */
+	struct timer_list rto;
+	struct rue_pds_tx win[RUE_PDC_WIN];	/* by PSN % RUE_PDC_WIN */
+
+	/* target, under lock */
+	struct hlist_node tgt_node;	/* rdev->uet.tgt */
+	struct list_head gc_node;	/* the reaper's */
+	u32 rx_next;			/* every PSN before it arrived */
+	u32 ack_bytes;			/* since the last ACK */
+	u32 ooo;			/* arrived out of order */
+	u32 rcvd_bytes;
+	bool nak_valid;			/* ROD: NACKed the hole at nak_psn */
+	u32 nak_psn;
+	DECLARE_BITMAP(rx_bits, RUE_PDC_WIN);	/* PSN % WIN, ahead of rx_next */
+	struct rue_ses_rmsg *rmsg[RUE_PDC_WIN];	/* by message_id % WIN */
+};
+
+/* What the receive path knows of a UET packet. */
+struct rue_uet_rx {
+	struct sk_buff *skb;		/* data at the PDS header */
+	struct rue_av av;		/* back to the sender */
+	__be16 sport;			/* the sender's UDP source port */
+	u16 spdcid;
+	bool ce;			/* ECN congestion experienced */
+	const struct rue_ses_std *ses;	/* requests */
+	u32 pay_off;
+	u32 paylen;
+};
+
+struct rue_pds_req;
+struct rue_ses_std;
+
+/* A PDC as rue_pds_for_each() reports it: a copy. */
+struct rue_pdc_info {
+	u16 lid;
+	u16 rid;			/* 0: not known yet (initiator, SYN) */
+	u8 role;			/* enum rue_pdc_role */
+	u8 mode;			/* enum rue_uet_mode */
+	bool syn;
+	bool closing;
+	u32 job;
+	u32 qpn;			/* initiator: its QP */
+	u8 network_type;		/* RDMA_NETWORK_IPV4 or _IPV6 */
+	struct in6_addr peer;
+	u32 next_psn;			/* initiator */
+	u32 una_psn;
+	u32 rx_next;			/* target */
+	u32 srtt_us;
+	u32 rto_us;
+	u32 retries;
+	u32 cwnd;			/* bytes; 0: no window */
+};
+
+typedef int (*rue_pdc_iter_fn)(const struct rue_pdc_info *info, void *arg);
+
+void rue_pdc_put(struct rue_pdc *pdc);
+int rue_pds_for_each(struct rue_dev *rdev, unsigned long *cursor,
+		     rue_pdc_iter_fn fn, void *arg);
+struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av);
+bool rue_pdc_room(const struct rue_pdc *pdc, u32 n);
+struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc);
+void rue_pdc_ini_drop(struct rue_pdc *pdc);
+int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget);
+struct sk_buff *rue_pdc_close(struct rue_pdc *pdc);
+void rue_pds_rto(struct timer_list *t);
+void rue_pds_req_fill(const struct rue_pdc *pdc, struct rue_pds_req *h,
+		      u32 psn, bool ar, bool retx);
+void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn, bool ect);
+void rue_pds_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx);
+void rue_pds_tgt_qp_gone(struct rue_dev *rdev, struct rue_qp *qp);
+
+int rue_uet_dev_init(struct rue_dev *rdev);
+void rue_uet_dev_free(struct rue_dev *rdev);
+
+#endif /* _RUE_PDS_H */

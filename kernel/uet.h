@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Ultra Ethernet Transport wire format (UE 1.0.1 section 3): the PDS
+ * headers (3.5) and the SES headers (3.4) rue sends and accepts, over
+ * UDP port 4793.
+ *
+ * All fields are big-endian.  Layouts follow the reference provider, the
+ * xdp2 headers and Wireshark's dissector, which agree (see
+ * Documentation/uet.md for the byte positions and for the choices made
+ * where sources differ).  Bit fields are spelled as masks on whole
+ * big-endian words, never as C bit fields.
+ */
+#ifndef _RUE_UET_H
+#define _RUE_UET_H
+
+#include <linux/build_bug.h>
+#include <linux/types.h>
+
+#define RUE_UET_UDP_PORT	4793
+
+/* PDS prologue: type[15:11] | next_hdr or ctl_type[10:7] | flags[6:0] */
+#define RUE_PDS_TYPE_SHIFT	11
+#define RUE_PDS_NEXT_SHIFT	7
+#define RUE_PDS_FLAGS_MASK	0x7f
+
+static inline __be16 rue_pds_prologue(u8 type, u8 next, u8 flags)
+{
+	return cpu_to_be16((type & 0x1f) << RUE_PDS_TYPE_SHIFT |
+			   (next & 0xf) << RUE_PDS_NEXT_SHIFT |
+			   (flags & RUE_PDS_FLAGS_MASK));
+}
+
+static inline u8 rue_pds_type(__be16 p)
+{
+	return be16_to_cpu(p) >> RUE_PDS_TYPE_SHIFT;
+}
+
+static inline u8 rue_pds_next(__be16 p)
+{
+	return (be16_to_cpu(p) >> RUE_PDS_NEXT_SHIFT) & 0xf;
+}
+
+static inline u8 rue_pds_flags(__be16 p)
+{
+	return be16_to_cpu(p) & RUE_PDS_FLAGS_MASK;
+}
+
+/* PDS packet types (UE 1.0.1 3.5.10) */
+enum rue_pds_type {
+	RUE_PDS_RUD_REQ = 2,
+	RUE_PDS_ROD_REQ = 3,
+	RUE_PDS_ACK = 7,
+	RUE_PDS_ACK_CC = 8,
+	RUE_PDS_NACK = 10,
+	RUE_PDS_CTRL = 11,
+};
+
+/* next_hdr of requests and ACKs: which SES header follows */
+enum rue_pds_next_hdr {
+	RUE_PDS_NEXT_NONE = 0,
+	RUE_PDS_NEXT_REQ_STD = 3,
+	RUE_PDS_NEXT_RSP = 4,
+};
+
+/* Request flags */
+#define RUE_PDS_REQ_RETX	0x10
+#define RUE_PDS_REQ_AR		0x08	/* ACK request */
+#define RUE_PDS_REQ_SYN		0x04
+/* ACK flags */
+#define RUE_PDS_ACK_M		0x20	/* ECN-marked packet seen */
+#define RUE_PDS_ACK_RETX	0x10
+/* CTRL flags */
+#define RUE_PDS_CTRL_ISROD	0x20
+#define RUE_PDS_CTRL_RETX	0x10
+#define RUE_PDS_CTRL_AR		0x08
+#define RUE_PDS_CTRL_SYN	0x04
+
+/* CTRL types, in the next_hdr position */
+enum rue_pds_ctl_type {
+	RUE_PDS_CTL_CLOSE = 4,
+};
+
+/* NACK codes (UE 1.0.1 3.5.12.5) */
+enum rue_pds_nack_code {
+	RUE_NACK_NO_PDC_AVAIL = 0x04,
+	RUE_NACK_NO_SES_MSG_AVAIL = 0x09,
+	RUE_NACK_PSN_OOR_WINDOW = 0x0b,
+	RUE_NACK_ROD_OOO = 0x0d,
+	RUE_NACK_INV_DPDCID = 0x0e,
+	RUE_NACK_PDC_MODE_MISMATCH = 0x16,
+};
+
+/*
+ * RUD and ROD request, 12 bytes.  While SYN is set the initiator does not
+ * know the target's PDCID yet: dpdcid then carries pdc_info[15:12] and
+ * psn_offset[11:0], this PSN's distance from the PDC's start PSN.
+ */
+struct rue_pds_req {
+	__be16 prologue;
+	__be16 clear_psn_offset;
+	__be32 psn;
+	__be16 spdcid;
+	__be16 dpdcid;
+} __packed;
+
+#define RUE_PDS_SYN_PSN_OFFSET	0x0fff
+
+/*
+ * ACK, 12 bytes: ack_psn_offset names the PSN that caused it relative to
+ * cack_psn, the newest PSN below which (inclusive) everything arrived.
+ */
+struct rue_pds_ack {
+	__be16 prologue;
+	__be16 ack_psn_offset;
+	__be32 cack_psn;
+	__be16 spdcid;
+	__be16 dpdcid;
+} __packed;
+
+/*
+ * ACK_CC, 32 bytes: an ACK with a 64-bit SACK bitmap (bit i: PSN
+ * cack_psn + sack_psn_offset + i arrived) and NSCC state.
+ */
+struct rue_pds_ack_cc {
+	struct rue_pds_ack ack;
+	u8 cc_type;			/* cc_type[7:4] | cc_flags[3:0] */
+	u8 mpr;
+	__be16 sack_psn_offset;
+	__be64 sack_bitmap;
+	__be64 cc_state;
+} __packed;
+
+/* NSCC ack_cc_state: service_time:16 | restore:1 | pend:7 | bytes:24 | ooo:16 */
+#define RUE_NSCC_RCVD_BYTES_SHIFT	16
+#define RUE_NSCC_RCVD_BYTES_MASK	0xffffffULL
+
+/* NACK, 16 bytes */
+struct rue_pds_nack {
+	__be16 prologue;
+	u8 nack_code;
+	u8 vendor_code;
+	__be32 nack_psn;
+	__be16 spdcid;
+	__be16 dpdcid;
+	__be32 payload;
+} __packed;
+
+/* CTRL, 16 bytes */
+struct rue_pds_ctrl {
+	__be16 prologue;
+	__be16 probe_opaque;
+	__be32 psn;
+	__be16 spdcid;
+	__be16 dpdcid;
+	__be32 payload;
+} __packed;
+
+/* SES opcodes (UE 1.0.1 3.4.2) */
+enum rue_ses_opcode {
+	RUE_SES_WRITE = 0x01,
+	RUE_SES_READ = 0x02,
+	RUE_SES_SEND = 0x05,
+};
+
+/* SES request flags: ver[7:6] | DC | IE | REL | HD | EOM | SOM */
+#define RUE_SES_F_DC		0x20
+#define RUE_SES_F_IE		0x10
+#define RUE_SES_F_REL		0x08
+#define RUE_SES_F_HD		0x04
+#define RUE_SES_F_EOM		0x02
+#define RUE_SES_F_SOM		0x01
+
+#define RUE_SES_JOB_MASK	0x00ffffffU
+#define RUE_SES_12BIT_MASK	0x0fff
+#define RUE_SES_PAYLEN_MASK	0x3fff
+
+/*
+ * SES standard request, 44 bytes.  On packets after the first (SOM
+ * clear) header_data gives way to payload_length and message_offset.
+ */
+struct rue_ses_std {
+	u8 opcode;			/* rsvd[7:6] | opcode[5:0] */
+	u8 flags;
+	__be16 message_id;
+	__be32 ri_job;			/* ri_generation[31:24] | job_id */
+	__be16 pid_on_fep;		/* rsvd[15:12] | pid_on_fep */
+	__be16 resource_index;		/* rsvd[15:12] | resource_index */
+	__be64 buffer_offset;
+	__be32 initiator;
+	__be64 memory_key;
+	union {
+		__be64 header_data;	/* SOM */
+		struct {
+			__be16 rsvd;
+			__be16 payload_length;	/* rsvd[15:14] | length */
+			__be32 message_offset;
+		} __packed;
+	};
+	__be32 request_length;
+} __packed;
+
+/* SES response opcodes and return codes (UE 1.0.1 3.4.4) */
+enum rue_ses_rsp_opcode {
+	RUE_SES_RSP_DEFAULT = 0,
+	RUE_SES_RSP_RESPONSE = 1,
+};
+
+enum rue_ses_rc {
+	RUE_SES_RC_OK = 0x01,
+	RUE_SES_RC_UNSUPPORTED_OP = 0x06,
+	RUE_SES_RC_PERM_VIOLATION = 0x17,
+	RUE_SES_RC_BAD_INDEX = 0x19,
+	RUE_SES_RC_BAD_PID = 0x1a,
+	RUE_SES_RC_BAD_JOB_ID = 0x1b,
+	RUE_SES_RC_BAD_MKEY = 0x1c,
+	RUE_SES_RC_BAD_ADDR = 0x1d,
+	RUE_SES_RC_TOO_LONG = 0x22,
+};
+
+/* SES response without data, 12 bytes */
+struct rue_ses_rsp {
+	u8 opcode;			/* list[7:6] | opcode[5:0] */
+	u8 rc;				/* ver[7:6] | return_code[5:0] */
+	__be16 message_id;
+	__be32 ri_job;
+	__be32 modified_length;
+} __packed;
+
+static inline void rue_uet_check_sizes(void)
+{
+	BUILD_BUG_ON(sizeof(struct rue_pds_req) != 12);
+	BUILD_BUG_ON(sizeof(struct rue_pds_ack) != 12);
+	BUILD_BUG_ON(sizeof(struct rue_pds_ack_cc) != 32);
+	BUILD_BUG_ON(sizeof(struct rue_pds_nack) != 16);
+	BUILD_BUG_ON(sizeof(struct rue_pds_ctrl) != 16);
+	BUILD_BUG_ON(sizeof(struct rue_ses_std) != 44);
+	BUILD_BUG_ON(sizeof(struct rue_ses_rsp) != 12);
+}
+
+#endif /* _RUE_UET_H */

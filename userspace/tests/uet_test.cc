@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// UET QPs through ruedv: SEND and WRITE in RUD and ROD, data verified,
+// with 64-bit header data, initiator and job in the receive completion;
+// one QP talking to several peers; the target's checks (job, 64-bit key,
+// job-restricted MR, unknown endpoint) answered with an error completion
+// at the initiator and target memory untouched; a receive posted late.
+//
+// The jobs come from the suite script (selftests/rue_uet.sh), which
+// grants kJob and kOtherJob on both devices to root before running us.
+#include <infiniband/ruedv.h>
+
+#include <unistd.h>
+
+#include <cstring>
+#include <vector>
+
+#include "tests/fixture.h"
+#include "tests/pattern.h"
+
+namespace rue::test {
+namespace {
+
+constexpr uint32_t kJob = 0x4242;
+constexpr uint32_t kOtherJob = 0x4343;
+constexpr uint32_t kUngrantedJob = 0x777777;
+
+// One completion of an extended CQ, with the UET fields.
+struct UetWc {
+  uint64_t wr_id = 0;
+  ibv_wc_status status = IBV_WC_SUCCESS;
+  ibv_wc_opcode opcode = IBV_WC_SEND;
+  uint32_t byte_len = 0;
+  uint32_t src_qp = 0;
+  unsigned int flags = 0;
+  uint32_t initiator = 0;
+  uint32_t job = 0;
+  uint64_t imm64 = 0;
+};
+
+struct CqExDeleter {
+  void operator()(ibv_cq_ex* cq) const { ibv_destroy_cq(ibv_cq_ex_to_cq(cq)); }
+};
+using CqEx = std::unique_ptr<ibv_cq_ex, CqExDeleter>;
+
+CqEx MakeCqEx(ibv_context* ctx, int cqe) {
+  ibv_cq_init_attr_ex attr{};
+  attr.cqe = static_cast<uint32_t>(cqe);
+  attr.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM |
+                  IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP;
+  return CqEx(ibv_create_cq_ex(ctx, &attr));
+}
+
+::testing::AssertionResult PollEx(ibv_cq_ex* cq, size_t n,
+                                  std::vector<UetWc>* out,
+                                  milliseconds timeout = milliseconds(10000)) {
+  auto end = Clock::now() + timeout;
+  ibv_poll_cq_attr pa{};
+  while (out->size() < n) {
+    int ret = ibv_start_poll(cq, &pa);
+    if (ret == ENOENT) {
+      if (Clock::now() > end)
+        return ::testing::AssertionFailure()
+               << "got " << out->size() << " of " << n << " completions";
+      continue;
+    }
+    if (ret)
+      return ::testing::AssertionFailure() << "ibv_start_poll: " << ret;
+    do {
+      UetWc w;
+      w.wr_id = cq->wr_id;
+      w.status = cq->status;
+      w.opcode = ibv_wc_read_opcode(cq);
+      w.byte_len = ibv_wc_read_byte_len(cq);
+      w.src_qp = ibv_wc_read_src_qp(cq);
+      w.flags = ibv_wc_read_wc_flags(cq);
+      w.initiator = ruedv_wc_read_initiator(cq);
+      w.job = ruedv_wc_read_job_id(cq);
+      w.imm64 = ruedv_wc_read_imm64(cq);
+      out->push_back(w);
+    } while (out->size() < n && ibv_next_poll(cq) == 0);
+    ibv_end_poll(cq);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// A UET QP with its PD, CQs and a region.
+struct UetSide {
+  Endpoint ep;
+  Pd pd;
+  CqEx scq, rcq;
+  Qp qp;
+  ibv_qp_ex* qpx = nullptr;
+  uint32_t addr = 0;
+  Region mem;
+};
+
+void MakeUetSide(const Endpoint& ep, uint32_t job, uint8_t mode,
+                 size_t mem_bytes, UetSide* s, ibv_pd* shared_pd = nullptr) {
+  s->ep = ep;
+  ibv_pd* pd = shared_pd;
+  if (!pd) {
+    s->pd.reset(ibv_alloc_pd(ep.ctx()));
+    ASSERT_TRUE(s->pd) << "ibv_alloc_pd: " << strerror(errno);
+    pd = s->pd.get();
+  }
+  s->scq = MakeCqEx(ep.ctx(), 512);
+  s->rcq = MakeCqEx(ep.ctx(), 512);
+  ASSERT_TRUE(s->scq && s->rcq) << "ibv_create_cq_ex: " << strerror(errno);
+
+  ibv_qp_init_attr_ex ax{};
+  ax.qp_type = IBV_QPT_DRIVER;
+  ax.send_cq = ibv_cq_ex_to_cq(s->scq.get());
+  ax.recv_cq = ibv_cq_ex_to_cq(s->rcq.get());
+  ax.cap.max_send_wr = 256;
+  ax.cap.max_recv_wr = 256;
+  ax.cap.max_send_sge = 2;
+  ax.cap.max_recv_sge = 2;
+  ax.pd = pd;
+  ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+  ax.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+                      IBV_QP_EX_WITH_RDMA_WRITE |
+                      IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+  ruedv_qp_init_attr ua{};
+  ua.job_id = job;
+  ua.mode = mode;
+  ua.entropy = 4;
+  s->qp.reset(ruedv_create_qp(ep.ctx(), &ax, &ua, sizeof(ua)));
+  ASSERT_TRUE(s->qp) << "ruedv_create_qp: " << strerror(errno);
+  s->qpx = ibv_qp_to_qp_ex(s->qp.get());
+  ASSERT_NE(s->qpx, nullptr);
+
+  ruedv_qp_attr qa{};
+  ASSERT_EQ(ruedv_query_qp(s->qp.get(), &qa, sizeof(qa)), 0);
+  EXPECT_EQ(qa.job_id, job);
+  EXPECT_EQ(qa.mode, mode);
+  EXPECT_NE(RUEDV_UET_ADDR_PID(qa.addr), 0u);
+  s->addr = qa.addr;
+
+  ibv_qp_attr m{};
+  m.qp_state = IBV_QPS_INIT;
+  m.port_num = 1;
+  ASSERT_EQ(ibv_modify_qp(s->qp.get(), &m, IBV_QP_STATE | IBV_QP_PORT), 0);
+  m.qp_state = IBV_QPS_RTR;
+  ASSERT_EQ(ibv_modify_qp(s->qp.get(), &m, IBV_QP_STATE), 0);
+  m.qp_state = IBV_QPS_RTS;
+  ASSERT_EQ(ibv_modify_qp(s->qp.get(), &m, IBV_QP_STATE), 0);
+  if (mem_bytes) {
+    ASSERT_NO_FATAL_FAILURE(MakeRegion(pd, mem_bytes, kAllAccess, &s->mem));
+  }
+}
+
+uint64_t Key64(ibv_mr* mr) {
+  ruedv_mr_attr a{};
+  EXPECT_EQ(ruedv_query_mr(mr, &a, sizeof(a)), 0);
+  return a.key64;
+}
+
+class Uet : public ::testing::TestWithParam<std::tuple<Topology, int>> {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!ResolveTopology(std::get<0>(GetParam()), &a_, &b_, &why))
+      GTEST_SKIP() << why;
+    mode_ = static_cast<uint8_t>(std::get<1>(GetParam()));
+    ruedv_device_attr da{};
+    ASSERT_EQ(ruedv_query_device(a_.ctx(), &da, sizeof(da)), 0);
+    ASSERT_TRUE(da.caps & RUEDV_DEVICE_CAP_UET_SEND) << "no UET";
+    ASSERT_NO_FATAL_FAILURE(MakeUetSide(a_, kJob, mode_, 4 << 20, &a));
+    ASSERT_NO_FATAL_FAILURE(MakeUetSide(b_, kJob, mode_, 4 << 20, &b));
+    ibv_ah_attr attr = AhAttr(a_, b_.gid());
+    ah.reset(ibv_create_ah(a.pd.get(), &attr));
+    ASSERT_TRUE(ah) << "ibv_create_ah: " << strerror(errno);
+  }
+
+  int Send(UetSide& from, ibv_ah* to, uint32_t to_addr, uint64_t id,
+           uint64_t off, uint32_t len, const uint64_t* imm = nullptr) {
+    ibv_wr_start(from.qpx);
+    from.qpx->wr_id = id;
+    from.qpx->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_send(from.qpx);
+    if (imm) ruedv_wr_set_imm64(from.qpx, *imm);
+    ruedv_wr_set_peer(from.qpx, to, to_addr);
+    ibv_wr_set_sge(from.qpx, from.mem.lkey(), from.mem.addr(off), len);
+    return ibv_wr_complete(from.qpx);
+  }
+
+  int Write(UetSide& from, ibv_ah* to, uint32_t to_addr, uint64_t id,
+            uint64_t off, uint32_t len, uint64_t raddr, uint64_t key64,
+            const uint64_t* imm = nullptr) {
+    ibv_wr_start(from.qpx);
+    from.qpx->wr_id = id;
+    from.qpx->wr_flags = IBV_SEND_SIGNALED;
+    if (imm)
+      ibv_wr_rdma_write_imm(from.qpx, static_cast<uint32_t>(key64), raddr, 0);
+    else
+      ibv_wr_rdma_write(from.qpx, static_cast<uint32_t>(key64), raddr);
+    ruedv_wr_set_key64(from.qpx, key64);
+    if (imm) ruedv_wr_set_imm64(from.qpx, *imm);
+    ruedv_wr_set_peer(from.qpx, to, to_addr);
+    ibv_wr_set_sge(from.qpx, from.mem.lkey(), from.mem.addr(off), len);
+    return ibv_wr_complete(from.qpx);
+  }
+
+  int PostRecvAt(UetSide& s, uint64_t id, uint64_t off, uint32_t len) {
+    ibv_sge sge = s.mem.sge(off, len);
+    return PostRecv(s.qp.get(), id, &sge, 1);
+  }
+
+  Endpoint a_, b_;
+  uint8_t mode_ = RUEDV_UET_RUD;
+  UetSide a, b;
+  Ah ah;
+};
+
+std::string UetName(
+    const ::testing::TestParamInfo<std::tuple<Topology, int>>& info) {
+  return TopologyName(std::get<0>(info.param)) +
+         (std::get<1>(info.param) == RUEDV_UET_ROD ? "Rod" : "Rud");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Verbs, Uet,
+    ::testing::Combine(::testing::Values(Topology::kTwoDevices,
+                                         Topology::kLoopback,
+                                         Topology::kTwoDevicesIpv6),
+                       ::testing::Values(static_cast<int>(RUEDV_UET_RUD),
+                                         static_cast<int>(RUEDV_UET_ROD))),
+    UetName);
+
+constexpr uint32_t kSizes[] = {0, 1, 1000, 4096, 65536, 1 << 20};
+
+TEST_P(Uet, SendAllSizes) {
+  uint64_t id = 0;
+  for (uint32_t len : kSizes) {
+    SCOPED_TRACE(len);
+    FillRandom(a.mem.buf.span(0, len), len + 1);
+    memset(b.mem.data(), 0xee, len + 64);
+    ASSERT_EQ(PostRecvAt(b, ++id, 0, len + 64), 0);
+    uint64_t imm = 0x0123456789abcdefULL ^ len;
+    ASSERT_EQ(Send(a, ah.get(), b.addr, id, 0, len, len % 2 ? nullptr : &imm),
+              0);
+    std::vector<UetWc> sc, rc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc, Deadline(len)));
+    ASSERT_EQ(sc[0].status, IBV_WC_SUCCESS);
+    EXPECT_EQ(sc[0].opcode, IBV_WC_SEND);
+    EXPECT_EQ(sc[0].wr_id, id);
+    ASSERT_TRUE(PollEx(b.rcq.get(), 1, &rc, Deadline(len)));
+    ASSERT_EQ(rc[0].status, IBV_WC_SUCCESS);
+    EXPECT_EQ(rc[0].opcode, IBV_WC_RECV);
+    EXPECT_EQ(rc[0].byte_len, len);
+    EXPECT_EQ(rc[0].initiator, a.addr);
+    EXPECT_EQ(rc[0].job, kJob);
+    if (len % 2 == 0) {
+      EXPECT_TRUE(rc[0].flags & IBV_WC_WITH_IMM);
+      EXPECT_EQ(rc[0].imm64, imm);
+    } else {
+      EXPECT_FALSE(rc[0].flags & IBV_WC_WITH_IMM);
+    }
+    EXPECT_TRUE(SameBytes(b.mem.buf.span(0, len), a.mem.buf.span(0, len)));
+    EXPECT_EQ(b.mem.data()[len], 0xee) << "wrote past the message";
+  }
+}
+
+TEST_P(Uet, WriteAllSizes) {
+  uint64_t key = Key64(b.mem.mr.get());
+  uint64_t id = 0;
+  for (uint32_t len : kSizes) {
+    SCOPED_TRACE(len);
+    FillRandom(a.mem.buf.span(0, len), len + 7);
+    memset(b.mem.data(), 0, 64 + len + 64);
+    ASSERT_EQ(Write(a, ah.get(), b.addr, ++id, 0, len, b.mem.addr(64), key),
+              0);
+    std::vector<UetWc> sc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc, Deadline(len)));
+    ASSERT_EQ(sc[0].status, IBV_WC_SUCCESS);
+    EXPECT_EQ(sc[0].opcode, IBV_WC_RDMA_WRITE);
+    EXPECT_TRUE(SameBytes(b.mem.buf.span(64, len), a.mem.buf.span(0, len)));
+    EXPECT_EQ(b.mem.data()[63], 0);
+    EXPECT_EQ(b.mem.data()[64 + len], 0);
+  }
+  std::vector<UetWc> rc;
+  EXPECT_FALSE(PollEx(b.rcq.get(), 1, &rc, milliseconds(100)))
+      << "a WRITE without header data consumed a receive";
+}
+
+TEST_P(Uet, WriteWithImm64CompletesAReceive) {
+  uint64_t key = Key64(b.mem.mr.get());
+  constexpr uint32_t kLen = 100000;
+  FillRandom(a.mem.buf.span(0, kLen), 99);
+  ASSERT_EQ(PostRecvAt(b, 500, 2 << 20, 16), 0);
+  uint64_t imm = 0xfeedfacecafebeefULL;
+  ASSERT_EQ(
+      Write(a, ah.get(), b.addr, 1, 0, kLen, b.mem.addr(4096), key, &imm), 0);
+  std::vector<UetWc> sc, rc;
+  ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+  ASSERT_EQ(sc[0].status, IBV_WC_SUCCESS);
+  ASSERT_TRUE(PollEx(b.rcq.get(), 1, &rc));
+  EXPECT_EQ(rc[0].status, IBV_WC_SUCCESS);
+  EXPECT_EQ(rc[0].opcode, IBV_WC_RECV_RDMA_WITH_IMM);
+  EXPECT_EQ(rc[0].wr_id, 500u);
+  EXPECT_EQ(rc[0].imm64, imm);
+  EXPECT_EQ(rc[0].initiator, a.addr);
+  EXPECT_TRUE(SameBytes(b.mem.buf.span(4096, kLen), a.mem.buf.span(0, kLen)));
+}
+
+// Many messages in flight, completions in posting order.
+TEST_P(Uet, ManySendsInFlight) {
+  constexpr int kN = 250;
+  constexpr uint32_t kLen = 3000;
+  for (int i = 0; i < kN; i++)
+    ASSERT_EQ(PostRecvAt(b, 1000 + i, i * 4096, 4096), 0);
+  FillRandom(a.mem.buf.span(0, kN * 4096), 5);
+  // RUD fills receives in arrival order: a message says which it is
+  for (uint64_t i = 0; i < kN; i++) memcpy(a.mem.data(i * 4096), &i, 8);
+  std::vector<UetWc> sc, rc;
+  int posted = 0;
+  while (static_cast<int>(sc.size()) < kN) {
+    while (posted < kN && posted - static_cast<int>(sc.size()) < 128) {
+      ASSERT_EQ(Send(a, ah.get(), b.addr, posted, posted * 4096, kLen), 0);
+      posted++;
+    }
+    ASSERT_TRUE(PollEx(a.scq.get(), sc.size() + 1, &sc));
+  }
+  for (int i = 0; i < kN; i++) {
+    ASSERT_EQ(sc[i].status, IBV_WC_SUCCESS) << i;
+    ASSERT_EQ(sc[i].wr_id, static_cast<uint64_t>(i)) << "out of order";
+  }
+  ASSERT_TRUE(PollEx(b.rcq.get(), kN, &rc));
+  for (auto& w : rc) {
+    ASSERT_EQ(w.status, IBV_WC_SUCCESS);
+    ASSERT_EQ(w.byte_len, kLen);
+    size_t slot = w.wr_id - 1000;
+    uint64_t i;
+    memcpy(&i, b.mem.data(slot * 4096), 8);
+    ASSERT_LT(i, static_cast<uint64_t>(kN));
+    ASSERT_TRUE(SameBytes(b.mem.buf.span(slot * 4096, kLen),
+                          a.mem.buf.span(i * 4096, kLen)))
+        << "message " << i;
+  }
+}
+
+// One QP, three peers: every WR names its own.
+TEST_P(Uet, OneQpSeveralPeers) {
+  UetSide peers[3];
+  for (auto& p : peers)
+    ASSERT_NO_FATAL_FAILURE(MakeUetSide(b_, kJob, mode_, 1 << 20, &p));
+  constexpr uint32_t kLen = 20000;
+  for (int round = 0; round < 4; round++) {
+    for (int i = 0; i < 3; i++) {
+      ASSERT_EQ(PostRecvAt(peers[i], round, round * kLen, kLen), 0);
+      uint64_t tag = round * 3 + i;
+      FillRandom(a.mem.buf.span(tag * kLen, kLen), tag);
+      memcpy(a.mem.data(tag * kLen), &tag, 8);
+      ASSERT_EQ(Send(a, ah.get(), peers[i].addr, round * 3 + i,
+                     (round * 3 + i) * kLen, kLen),
+                0);
+    }
+  }
+  std::vector<UetWc> sc;
+  ASSERT_TRUE(PollEx(a.scq.get(), 12, &sc));
+  for (auto& w : sc) EXPECT_EQ(w.status, IBV_WC_SUCCESS);
+  for (int i = 0; i < 3; i++) {
+    std::vector<UetWc> rc;
+    ASSERT_TRUE(PollEx(peers[i].rcq.get(), 4, &rc));
+    for (auto& w : rc) {
+      ASSERT_EQ(w.status, IBV_WC_SUCCESS);
+      EXPECT_EQ(w.initiator, a.addr);
+      size_t slot = w.wr_id;
+      uint64_t tag;
+      memcpy(&tag, peers[i].mem.data(slot * kLen), 8);
+      EXPECT_EQ(tag % 3, static_cast<uint64_t>(i)) << "went to the wrong peer";
+      EXPECT_TRUE(SameBytes(peers[i].mem.buf.span(slot * kLen, kLen),
+                            a.mem.buf.span(tag * kLen, kLen)))
+          << "peer " << i << " message " << tag;
+    }
+  }
+}
+
+// A SEND with no receive posted waits (NACK, then the RTO) for one.
+TEST_P(Uet, ReceivePostedLate) {
+  FillRandom(a.mem.buf.span(0, 5000), 3);
+  ASSERT_EQ(Send(a, ah.get(), b.addr, 7, 0, 5000), 0);
+  std::vector<UetWc> sc, rc;
+  EXPECT_FALSE(PollEx(a.scq.get(), 1, &sc, milliseconds(20)));
+  ASSERT_EQ(PostRecvAt(b, 8, 0, 8192), 0);
+  ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+  EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS);
+  ASSERT_TRUE(PollEx(b.rcq.get(), 1, &rc));
+  EXPECT_EQ(rc[0].byte_len, 5000u);
+  EXPECT_TRUE(SameBytes(b.mem.buf.span(0, 5000), a.mem.buf.span(0, 5000)));
+}
+
+// The target refuses; the initiator's WQE fails, the QP goes on, target
+// memory is untouched.
+TEST_P(Uet, TargetChecks) {
+  uint64_t key = Key64(b.mem.mr.get());
+  memset(b.mem.data(), 0x5a, 8192);
+  FillRandom(a.mem.buf.span(0, 4096), 11);
+
+  struct Case {
+    const char* what;
+    uint64_t key;
+    uint32_t addr;
+    ibv_wc_status want;
+  } cases[] = {
+      {"wrong upper key half", key ^ (1ULL << 40), b.addr,
+       IBV_WC_REM_ACCESS_ERR},
+      {"wrong rkey", key ^ 0x100, b.addr, IBV_WC_REM_ACCESS_ERR},
+      {"no such endpoint", key, RUEDV_UET_ADDR(0xfff, 0),
+       IBV_WC_REM_INV_REQ_ERR},
+      {"wrong resource index", key,
+       RUEDV_UET_ADDR(RUEDV_UET_ADDR_PID(b.addr), 5), IBV_WC_REM_INV_REQ_ERR},
+  };
+  uint64_t id = 0;
+  for (auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    ASSERT_EQ(Write(a, ah.get(), c.addr, ++id, 0, 4096, b.mem.addr(0), c.key),
+              0);
+    std::vector<UetWc> sc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+    EXPECT_EQ(sc[0].status, c.want) << ibv_wc_status_str(sc[0].status);
+    for (int i = 0; i < 8192; i++)
+      ASSERT_EQ(b.mem.data()[i], 0x5a) << "target memory changed at " << i;
+  }
+  // and the QP still works
+  ASSERT_EQ(Write(a, ah.get(), b.addr, ++id, 0, 4096, b.mem.addr(0), key), 0);
+  std::vector<UetWc> sc;
+  ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+  EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS);
+  EXPECT_TRUE(SameBytes(b.mem.buf.span(0, 4096), a.mem.buf.span(0, 4096)));
+}
+
+// Jobs: a QP of another job, and an MR restricted to another job.
+TEST_P(Uet, JobIsolation) {
+  UetSide other;
+  ASSERT_NO_FATAL_FAILURE(MakeUetSide(b_, kOtherJob, mode_, 8192, &other));
+  memset(other.mem.data(), 0x5a, 8192);
+  FillRandom(a.mem.buf.span(0, 4096), 12);
+  ASSERT_EQ(PostRecvAt(other, 1, 0, 8192), 0);
+  ASSERT_EQ(Send(a, ah.get(), other.addr, 1, 0, 4096), 0);
+  std::vector<UetWc> sc;
+  ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+  EXPECT_EQ(sc[0].status, IBV_WC_REM_ACCESS_ERR)
+      << ibv_wc_status_str(sc[0].status);
+  EXPECT_EQ(other.mem.data()[0], 0x5a);
+  std::vector<UetWc> rc;
+  EXPECT_FALSE(PollEx(other.rcq.get(), 1, &rc, milliseconds(50)));
+
+  // an MR of b's PD restricted to the other job
+  Buffer buf(8192);
+  memset(buf.data(), 0x5a, 8192);
+  ruedv_mr_init_attr ma{};
+  ma.comp_mask = RUEDV_MR_INIT_ATTR_MASK_JOB;
+  ma.job_id = kOtherJob;
+  Mr mr(ruedv_reg_mr(b.pd.get(), buf.data(), 8192, kAllAccess, &ma,
+                     sizeof(ma)));
+  ASSERT_TRUE(mr) << "ruedv_reg_mr: " << strerror(errno);
+  ruedv_mr_attr mq{};
+  ASSERT_EQ(ruedv_query_mr(mr.get(), &mq, sizeof(mq)), 0);
+  EXPECT_EQ(mq.job_id, kOtherJob);
+  EXPECT_TRUE(mq.flags & RUEDV_MR_F_JOB);
+  sc.clear();
+  ASSERT_EQ(Write(a, ah.get(), b.addr, 2, 0, 4096, buf.addr(), mq.key64), 0);
+  ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+  EXPECT_EQ(sc[0].status, IBV_WC_REM_ACCESS_ERR);
+  for (int i = 0; i < 8192; i++) ASSERT_EQ(buf.data()[i], 0x5a) << i;
+}
+
+// Creates a UET QP in @job on device A: 0 or the errno.
+int TryCreate(uint32_t job, uint8_t mode = RUEDV_UET_RUD) {
+  Device& d = DevA();
+  Pd pd(ibv_alloc_pd(d.ctx));
+  if (!pd) return errno;
+  CqEx cq = MakeCqEx(d.ctx, 16);
+  if (!cq) return errno;
+  ibv_qp_init_attr_ex ax{};
+  ax.qp_type = IBV_QPT_DRIVER;
+  ax.send_cq = ibv_cq_ex_to_cq(cq.get());
+  ax.recv_cq = ibv_cq_ex_to_cq(cq.get());
+  ax.cap.max_send_wr = 4;
+  ax.cap.max_recv_wr = 4;
+  ax.cap.max_send_sge = 1;
+  ax.cap.max_recv_sge = 1;
+  ax.pd = pd.get();
+  ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+  ax.send_ops_flags = IBV_QP_EX_WITH_SEND;
+  ruedv_qp_init_attr ua{};
+  ua.job_id = job;
+  ua.mode = mode;
+  errno = 0;
+  Qp qp(ruedv_create_qp(d.ctx, &ax, &ua, sizeof(ua)));
+  return qp ? 0 : errno;
+}
+
+// Run by selftests/rue_uet.sh as nobody, to whom only 0x4444 is granted.
+TEST(UetCreate, UnprivilegedUserOnlyInItsJob) {
+  if (geteuid() == 0) GTEST_SKIP() << "run as an unprivileged user";
+  EXPECT_EQ(TryCreate(0x4444), 0);
+  EXPECT_EQ(TryCreate(kJob), EPERM);
+  EXPECT_EQ(TryCreate(kUngrantedJob), ENOENT);
+}
+
+TEST(UetCreate, UngrantedJobIsRefused) {
+  EXPECT_EQ(TryCreate(kJob), 0);
+  EXPECT_EQ(TryCreate(kUngrantedJob), ENOENT);
+  EXPECT_EQ(TryCreate(1U << 24), EINVAL) << "not a job ID";
+  EXPECT_EQ(TryCreate(kJob, 7), EINVAL) << "no such delivery mode";
+}
+
+}  // namespace
+}  // namespace rue::test
