@@ -4,9 +4,9 @@
 # rueperf (userspace/rueperf) over RC between two network namespaces:
 # every operation in bandwidth, message rate and latency tests, with data
 # verified, several peers, text and JSON output parsed and checked
-# against the parameters given, and bad command lines refused.  UET runs
-# need the kernel's UET data path and a granted job: one case tries
-# them and skips until the device can.
+# against the parameters given, and bad command lines refused.  Then UET,
+# once a job is granted on both devices (ruectl job): RUD and ROD, one
+# client QP to several server QPs.
 #
 #   ns A: a0 10.6.0.1 (rue rpa) <--veth--> b0 10.6.0.2 (rue rpb) :ns B
 #
@@ -165,7 +165,6 @@ t_bad_flags() {
 	expect_refusal "--op: 'cas' is not one of" client -d rpa h --op cas &&
 	expect_refusal "-d DEVICE is required" server &&
 	expect_refusal "the server takes this from the client" server -d rpb --op read &&
-	expect_refusal "no RDMA device nosuch" client -d nosuch 10.6.0.2 &&
 	in_ns "$A" "$prog" client -d rpa 10.6.0.2 --port 1 >/dev/null 2>&1 &&
 		{ echo "connected to a closed port"; return 1; }
 	return 0
@@ -186,20 +185,60 @@ t_server_refuses() {
 		"$log.refuse.cli"
 }
 
-# UET: only once the device offers it and a job can be granted.
-t_uet() {
-	local job=4242 ruectl=${caller_build:-$RUE_TOP/build}/userspace/ruectl/ruectl
-	if ! "$ruectl" job help >/dev/null 2>&1; then
-		echo "no 'ruectl job' to grant a job yet"
+# A client that cannot run tells the server, which then exits too.
+t_client_gives_up() {
+	local rc
+	in_ns "$B" timeout 60 "$prog" server -d rpb --port $port \
+		>"$log.giveup.srv" 2>&1 &
+	busywait 10000 listening "$B" $port
+	in_ns "$A" timeout 60 "$prog" client -d nosuch 10.6.0.2 --port $port \
+		>"$log.giveup.cli" 2>&1
+	rc=$?
+	wait $!
+	cat "$log.giveup.cli" "$log.giveup.srv"
+	[ $rc = 1 ] && grep -q "no RDMA device nosuch" "$log.giveup.cli" &&
+	grep -q "rueperf server: the client gave up: no RDMA device nosuch" \
+		"$log.giveup.srv"
+}
+
+# UET: jobs granted on both devices (ruectl job), then RUD and ROD runs.
+uet_job=$((0x5151))
+ruectl=${caller_build:-$RUE_TOP/build}/userspace/ruectl/ruectl
+
+t_uet_setup() {
+	if [ ! -x "$ruectl" ] || ! "$ruectl" job show >/dev/null 2>&1; then
+		echo "no 'ruectl job' to grant a job"
 		return $ksft_skip
 	fi
-	"$ruectl" job add $job >/dev/null 2>&1 || { echo "cannot grant job $job"; return $ksft_skip; }
-	defer "$ruectl job del $job"
-	perf uet --transport rud --job $job --op write --peers 2 --iters 200 \
-		--size 4096 --verify -j || return 1
-	check_json "$log.uet" "j['transport'] == 'rud'" "j['job'] == $job" \
-		"j['messages'] == 200" "j['verify-errors'] == 0"
+	"$ruectl" job add rpa $uet_job && "$ruectl" job add rpb $uet_job ||
+		return 1
+	defer "$ruectl job del rpa $uet_job"
+	defer "$ruectl job del rpb $uet_job"
 }
+
+# uet_case NAME TRANSPORT OP TEST PEERS [ARGS...]: JSON checked.
+uet_case() {
+	local name=$1 tr=$2 op=$3 test=$4 peers=$5 n=400
+	shift 5
+	[ "$test" = lat ] && n=200
+	perf "$name" --transport "$tr" --job $uet_job --op "$op" --test "$test" \
+		--peers "$peers" --iters $n --size 4096 -j "$@" || return 1
+	check_json "$log.$name" "j['transport'] == '$tr'" "j['job'] == $uet_job" \
+		"j['op'] == '$op'" "j['peers'] == $peers" "j['messages'] == $n" \
+		"j.get('verify-errors', 0) == 0" "j.get('server-received', $n) == $n"
+}
+
+t_uet_rud_write() { uet_case uet-rud-write rud write bw 2 --verify; }
+# A device without UET READ yet (RUEDV_DEVICE_CAP_UET_READ) skips.
+t_uet_rud_read() {
+	uet_case uet-rud-read rud read bw 2 --verify && return 0
+	grep -q "cannot do UET rud read" "$log.pair" && return $ksft_skip
+	return 1
+}
+t_uet_rud_send() { uet_case uet-rud-send rud send rate 4 --verify; }
+t_uet_rod_send() { uet_case uet-rod-send rod send bw 1 --verify; }
+t_uet_rod_write_lat() { uet_case uet-rod-lat rod write lat 1; }
+t_uet_rud_send_lat() { uet_case uet-rud-lat rud send lat 2 --verify; }
 
 tap_init
 run_test "setup" t_setup
@@ -217,6 +256,16 @@ if [ "$_tap_pass" = 1 ]; then
 	run_test "rc read 1 MiB, text" t_text_bw
 	run_test "bad flags refused" t_bad_flags
 	run_test "server refusal reaches the client" t_server_refuses
-	run_test "uet rud write over 2 peers" t_uet
+	run_test "client failure reaches the server" t_client_gives_up
+	passed=$_tap_pass
+	run_test "uet: jobs granted" t_uet_setup
+	if [ "$_tap_pass" != "$passed" ]; then
+		run_test "uet rud write bw over 2 peers, verified" t_uet_rud_write
+		run_test "uet rud read bw over 2 peers, verified" t_uet_rud_read
+		run_test "uet rud send rate over 4 peers, verified" t_uet_rud_send
+		run_test "uet rod send bw, verified" t_uet_rod_send
+		run_test "uet rod write lat" t_uet_rod_write_lat
+		run_test "uet rud send lat over 2 peers, verified" t_uet_rud_send_lat
+	fi
 fi
 tap_done

@@ -282,9 +282,9 @@ void FillSlots(QpSet& t, const Params& p) {
 
 ClientResult Fail(std::string error) { return {std::nullopt, std::move(error)}; }
 
-}  // namespace
-
-ClientResult RunClient(const Options& o) {
+// Everything after the connection; a failure here is also told to the
+// server, which would otherwise wait for a hello or a done forever.
+ClientResult Run(const Options& o, Channel& ch) {
   const Params& p = o.params;
   DeviceResult dr = OpenDevice(o.device, o.ib_port, o.gid_index);
   if (!dr.device) return Fail(dr.error);
@@ -294,12 +294,9 @@ ClientResult RunClient(const Options& o) {
   QpSet& t = *tr.transport;
   FillSlots(t, p);
 
-  std::string err;
-  std::optional<Channel> ch = Channel::Connect(o.host, o.port, &err);
-  if (!ch) return Fail(err);
-  err = ch->Send(Hello{p, t.LocalEndpoints()});
+  std::string err = ch.Send(Hello{p, t.LocalEndpoints()});
   if (!err.empty()) return Fail(err);
-  DecodeResult reply = ch->Receive();
+  DecodeResult reply = ch.Receive();
   if (!reply.message) return Fail("exchange: " + reply.error);
   if (const auto* rej = std::get_if<Reject>(&*reply.message))
     return Fail("the server refused the run: " + rej->reason);
@@ -319,9 +316,9 @@ ClientResult RunClient(const Options& o) {
   Client c(o, t, acc->endpoints);
   err = p.test == Test::kLat ? c.RunLatency() : c.RunBandwidth();
   if (!err.empty()) return Fail(err);
-  err = ch->Send(Done{c.completed()});
+  err = ch.Send(Done{c.completed()});
   if (!err.empty()) return Fail(err);
-  DecodeResult res = ch->Receive();
+  DecodeResult res = ch.Receive();
   if (!res.message) return Fail("exchange: " + res.error);
   if (const auto* rej = std::get_if<Reject>(&*res.message))
     return Fail("the server failed: " + rej->reason);
@@ -340,6 +337,17 @@ ClientResult RunClient(const Options& o) {
     rep.verify_errors = c.verify_errors() + result->verify_errors;
   }
   return {rep, ""};
+}
+
+}  // namespace
+
+ClientResult RunClient(const Options& o) {
+  std::string err;
+  std::optional<Channel> ch = Channel::Connect(o.host, o.port, &err);
+  if (!ch) return Fail(err);
+  ClientResult r = Run(o, *ch);
+  if (!r.report) ch->Send(Reject{r.error.substr(0, kMaxReason)});
+  return r;
 }
 
 }  // namespace rue::perf

@@ -145,6 +145,8 @@ std::string Server::Serve(Done* done) {
     if (spin % kChannelEvery || !ch_.Readable()) continue;
     DecodeResult m = ch_.Receive();
     if (!m.message) return "exchange: " + m.error;
+    if (const auto* rej = std::get_if<Reject>(&*m.message))
+      return "the client gave up: " + rej->reason;
     const auto* d = std::get_if<Done>(&*m.message);
     if (!d) return "exchange: expected done from the client";
     *done = *d;
@@ -224,6 +226,8 @@ ServerResult RunServer(const Options& o) {
     ch->Send(Reject{m.error.substr(0, kMaxReason)});
     return Fail("exchange: " + m.error);
   }
+  if (const auto* rej = std::get_if<Reject>(&*m.message))
+    return Fail("the client gave up: " + rej->reason);
   const auto* hello = std::get_if<Hello>(&*m.message);
   if (!hello) {
     ch->Send(Reject{"expected a hello"});

@@ -9,6 +9,7 @@
 #include <infiniband/ruedv.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "rueperf/transport.h"
@@ -65,11 +66,13 @@ std::string UetTransport::CheckCaps() {
   case Op::kWrite: need |= RUEDV_DEVICE_CAP_UET_WRITE; break;
   case Op::kRead: need |= RUEDV_DEVICE_CAP_UET_READ; break;
   }
-  if ((attr.caps & need) != need)
+  if ((attr.caps & need) != need) {
+    char caps[16];
+    std::snprintf(caps, sizeof(caps), "0x%x", attr.caps);
     return dev_->name + " cannot do UET " +
            std::string(Name(params_.transport)) + " " +
-           std::string(Name(params_.op)) + " (caps 0x" +
-           std::to_string(attr.caps) + ")";
+           std::string(Name(params_.op)) + " (its caps: " + caps + ")";
+  }
   if (params_.size > attr.max_msg_size)
     return "--size " + std::to_string(params_.size) +
            " is over the device's largest UET message, " +
@@ -88,8 +91,14 @@ std::string UetTransport::CreateQp(uint16_t resource_index) {
   init.cap.max_recv_sge = 1;
   init.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
   init.pd = pd_.get();
-  init.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE |
-                        IBV_QP_EX_WITH_RDMA_READ;
+  // Only the run's operation (latency echoes use it too): a device may
+  // offer some UET operations and not others, and librue refuses a QP
+  // asking for more than the device can do.
+  switch (params_.op) {
+  case Op::kSend: init.send_ops_flags = IBV_QP_EX_WITH_SEND; break;
+  case Op::kWrite: init.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE; break;
+  case Op::kRead: init.send_ops_flags = IBV_QP_EX_WITH_RDMA_READ; break;
+  }
   ruedv_qp_init_attr uet{};
   uet.job_id = params_.job;
   uet.mode = params_.transport == Transport::kRud ? RUEDV_UET_RUD
