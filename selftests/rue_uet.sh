@@ -151,10 +151,24 @@ t_wire() {
 	kill $pid; wait $pid 2>/dev/null
 	"$ruedump" --check "$pcap" >"$out" || { tail "$out"; return 1; }
 	"$ruedump" --json "$pcap" >"$out.json" || return 1
-	# requests: RUD, SES standard SEND, the job; ACK_CC back; SYN first
-	grep -q 'RUD_REQ' "$out" && grep -q 'SEND' "$out" &&
-	grep -q 'ACK_CC' "$out" && grep -qi 'syn' "$out" &&
-	grep -qi "job.*$JOB\|job.*0x4242" "$out" || { head -40 "$out"; return 1; }
+	# Known operations, known fields (uet_test.cc SendAllSizes): the
+	# first request is a SYN at PSN offset 0 of a RUD PDC, a SEND of 0
+	# bytes with SOM, EOM and header data 0x0123456789abcdef; the
+	# 1000-byte SEND carries that ^ 1000; the 4096-byte one goes in
+	# packets of 1344 (a 1500-byte MTU), the last with message offset
+	# 0xfc0; ACK_CCs name the request's PDC; the job is 0x4242.
+	local first
+	first=$(grep -m1 'RUD_REQ' "$out")
+	echo "$first" | grep -q 'syn' &&
+	echo "$first" | grep -q 'psn-offset=0x0 ' &&
+	echo "$first" | grep -q 'SES SEND .*rlen=0 job=0x4242 .*som eom hd .*hdata=0x123456789abcdef payload=0' &&
+	grep -q 'SEND .*rlen=1000 .*hdata=0x123456789abce07 payload=1000' "$out" &&
+	grep -q 'SEND .*rlen=4096 .*som hd .*payload=1344' "$out" &&
+	grep -q 'SEND .*rlen=4096 .* eom .*plen=64 moff=0xfc0 payload=64' "$out" &&
+	grep -q "ACK_CC .*dpdcid=$(echo "$first" | sed 's/.*spdcid=\(0x[0-9a-f]*\).*/\1/')" "$out" ||
+		{ head -20 "$out"; return 1; }
+	# the JSON has the same fields
+	grep -q '"job-id":"0x4242"' "$out.json" || { head -c 600 "$out.json"; return 1; }
 }
 
 # udp_hex NS DST HEX...: one UDP datagram to DST:4793 from NS, its payload
@@ -236,6 +250,25 @@ count() {
 	grep -c "$1" "$kmsg_log" 2>/dev/null
 }
 
+# CE marks on the requests (netem marks ECT packets instead of dropping
+# them): the target echoes them (M), the initiator's window shrinks, the
+# data arrives.
+t_ecn_backoff() {
+	local echo0 dec0 ce0 echo1 dec1 ce1
+	echo0=$(rue_stat rva uet_ecn_echo) dec0=$(ustat rva cwnd_decreases)
+	ce0=$(ustat rvb ecn_marked_rcvd)
+	tc -n "$A" qdisc replace dev a0 root netem loss 10% ecn || return 1
+	uet_prog --gtest_filter='Verbs/Uet.WriteAllSizes/TwoDevicesRud:Verbs/Uet.ManySendsInFlight/TwoDevicesRud' |
+		tail -n 1
+	local rc=${PIPESTATUS[0]}
+	unimpair
+	echo1=$(rue_stat rva uet_ecn_echo) dec1=$(ustat rva cwnd_decreases)
+	ce1=$(ustat rvb ecn_marked_rcvd)
+	echo "CE received $ce0 -> $ce1, echoed $echo0 -> $echo1, cwnd decreases $dec0 -> $dec1"
+	[ "$rc" = 0 ] && [ "$ce1" -gt "$ce0" ] && [ "$echo1" -gt "$echo0" ] &&
+		[ "$dec1" -gt "$dec0" ]
+}
+
 balance() {
 	local qc qd mc md pc pd
 	qc=$(count 'rue_create_qp: created')
@@ -297,6 +330,7 @@ if [ "$_tap_pass" = 1 ]; then
 		unimpair
 	done
 	run_test "a process killed mid-transfer leaves the devices working" t_killed_mid_transfer
+	run_test "congestion: CE-marked requests echoed, the window shrinks" t_ecn_backoff
 	rdma statistic show link rva/1 >"$RUE_OUT/rue_uet.stats" 2>&1
 	rdma statistic show link rvb/1 >>"$RUE_OUT/rue_uet.stats" 2>&1
 	run_test "every QP, MR and PDC the kernel created was released" t_no_leaks

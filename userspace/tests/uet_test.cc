@@ -383,17 +383,30 @@ TEST_P(Uet, ManySendsInFlight) {
     ASSERT_EQ(sc[i].wr_id, static_cast<uint64_t>(i)) << "out of order";
   }
   ASSERT_TRUE(PollEx(b.rcq.get(), kN, &rc));
-  for (auto& w : rc) {
+  std::vector<bool> seen(kN);
+  for (size_t k = 0; k < rc.size(); k++) {
+    const UetWc& w = rc[k];
     ASSERT_EQ(w.status, IBV_WC_SUCCESS);
     ASSERT_EQ(w.byte_len, kLen);
     size_t slot = w.wr_id - 1000;
     uint64_t i;
     memcpy(&i, b.mem.data(slot * 4096), 8);
     ASSERT_LT(i, static_cast<uint64_t>(kN));
+    ASSERT_FALSE(seen[i]) << "message " << i << " delivered twice";
+    seen[i] = true;
+    // ROD: messages complete in the order they were sent (and take the
+    // receive WQEs in order)
+    if (mode_ == RUEDV_UET_ROD) {
+      ASSERT_EQ(i, k) << "out of order";
+    }
     ASSERT_TRUE(SameBytes(b.mem.buf.span(slot * 4096, kLen),
                           a.mem.buf.span(i * 4096, kLen)))
         << "message " << i;
   }
+  // and nothing more arrives
+  std::vector<UetWc> extra;
+  EXPECT_FALSE(PollEx(b.rcq.get(), 1, &extra, milliseconds(200)))
+      << "a message was delivered twice";
 }
 
 // One QP, three peers: every WR names its own.
