@@ -68,7 +68,7 @@ t_setup() {
 	ip netns exec "$B" ping -c 1 -W 2 fd00:5::1 >/dev/null
 	if { dyndbg "module rue file qp.h +p" || dyndbg "module rue file qp.c +p"; } &&
 	   dyndbg "module rue file mr.c +p" && dyndbg "module rue file pds.c +p"; then
-		dmesg -w --notime >"$kmsg_log" 2>/dev/null &
+		dmesg -W --notime >"$kmsg_log" 2>/dev/null &
 		kmsg_pid=$!
 		defer "kill $kmsg_pid"
 	fi

@@ -41,7 +41,8 @@ has_gid() {
 }
 
 # Dynamic debug of QPs and MRs prints "created"/"destroyed" for every QP
-# and MR: the leak oracle of the last case.
+# and MR: the leak oracle of the last case.  Only messages from now on
+# count (dmesg -W): the ring buffer still holds the previous suite's.
 kmsg_log=$RUE_OUT/rue_verbs.kmsg
 dyndbg() {
 	local ctl=/proc/dynamic_debug/control
@@ -75,7 +76,7 @@ t_setup() {
 	# rue_dbg_qp() is an inline of qp.h: its call sites are qp.h's.
 	if { dyndbg "module rue file qp.h +p" || dyndbg "module rue file qp.c +p"; } &&
 	   dyndbg "module rue file mr.c +p"; then
-		dmesg -w --notime >"$kmsg_log" 2>/dev/null &
+		dmesg -W --notime >"$kmsg_log" 2>/dev/null &
 		kmsg_pid=$!
 		defer "kill $kmsg_pid"
 	fi
