@@ -284,16 +284,6 @@ two_flows() {
 	echo "$((z3 - a3)) $((z5 - a5))"
 }
 
-# A CPU-starved guest may start the second flow seconds late (8 s seen
-# on 6.12): then its 8 s run is mostly over before the 3 s window, which
-# measures the guest, not the transmission selection.
-late_start() {
-	local ms
-	ms=$(echo "$1" | sed -n 's/.*priority 5 started in \([0-9]*\) ms.*/\1/p')
-	[ -n "$ms" ] && [ "$ms" -gt 3000 ] || return 1
-	echo "priority 5 started ${ms} ms late: the window cannot be measured"
-}
-
 t_strict() {
 	local out b3 b5
 	"$RUECTL" cc set rl0 pfc-enable none || return 1
@@ -303,7 +293,6 @@ t_strict() {
 	read -r b3 b5 <<<"$(echo "$out" | tail -n 1)"
 	echo "strict: prio5 $b5 bytes, prio3 $b3 bytes in 3 s;" \
 	     "$(echo "$out" | grep started)"
-	late_start "$out" && return $ksft_skip
 	# 100% on 6.1; 36-100% on 6.12, not yet understood (equal sharing
 	# would be 50%): a known open problem there (README), reported as a
 	# skip with the share measured, so that it stays visible without
