@@ -11,10 +11,6 @@ source "$(dirname "$0")/lib.sh"
 require_guest
 require_cmd rdma ip ibv_devinfo
 
-has_gid() {
-	grep -qx "$2" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
-}
-
 gid_type_of() {
 	local f
 	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do

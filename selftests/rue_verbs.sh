@@ -36,43 +36,12 @@ if [ -z "$prog" ] || [ ! -x "$prog" ]; then
 	exit $ksft_skip
 fi
 
-has_gid() {
-	grep -qx "$2" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
-}
-
 # Dynamic debug of QPs and MRs prints "created"/"destroyed" for every QP
 # and MR: the leak oracle of the last case.  Only messages from now on
 # count (dmesg -W): the ring buffer still holds the previous suite's.
 kmsg_log=$RUE_OUT/rue_verbs.kmsg
-dyndbg() {
-	local ctl=/proc/dynamic_debug/control
-	if [ ! -w $ctl ]; then
-		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-		ctl=/sys/kernel/debug/dynamic_debug/control
-	fi
-	[ -w $ctl ] && echo "$1" >$ctl
-}
-
 t_setup() {
-	rue_install_module && modprobe rue || return 1
-	if rdma system show 2>/dev/null | grep -q 'netns exclusive'; then
-		echo "RDMA netns mode is exclusive; the test needs shared"
-		return $ksft_skip
-	fi
-	setup_ns A B && veth_pair "$A" a0 10.5.0.1 "$B" b0 10.5.0.2 || return 1
-	ip -n "$A" addr add fd00:5::1/64 dev a0 nodad &&
-	ip -n "$B" addr add fd00:5::2/64 dev b0 nodad || return 1
-	rue_link "$A" rva a0 && rue_link "$B" rvb b0 || return 1
-	busywait 5000 has_gid rva "$(ipv4_gid 10.5.0.1)" &&
-	busywait 5000 has_gid rvb "$(ipv4_gid 10.5.0.2)" &&
-	busywait 5000 has_gid rva fd00:0005:0000:0000:0000:0000:0000:0001 &&
-	busywait 5000 has_gid rvb fd00:0005:0000:0000:0000:0000:0000:0002 ||
-		{ echo "GIDs did not appear"; return 1; }
-	# Neighbours resolved before the first connection needs them.
-	ip netns exec "$A" ping -c 1 -W 2 10.5.0.2 >/dev/null
-	ip netns exec "$A" ping -c 1 -W 2 fd00:5::2 >/dev/null
-	ip netns exec "$B" ping -c 1 -W 2 10.5.0.1 >/dev/null
-	ip netns exec "$B" ping -c 1 -W 2 fd00:5::1 >/dev/null
+	verbs_pair_setup || return
 	# rue_dbg_qp() is an inline of qp.h: its call sites are qp.h's.
 	if { dyndbg "module rue file qp.h +p" || dyndbg "module rue file qp.c +p"; } &&
 	   dyndbg "module rue file mr.c +p"; then
