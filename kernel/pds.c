@@ -24,6 +24,15 @@
  * when its RTO fires; RTOs without progress are counted and the PDC
  * fails after rue.uet_retries of them.
  *
+ * Tail loss (3.5.12.8): when the last requests of a burst are lost, no
+ * later one arrives to open a SACK hole and nothing is NACKed, so only
+ * the RTO would resend them.  A PDC with requests in flight and nothing
+ * sent or acknowledged for a probe timeout (TAIL_LOSS_TIME, or two RTTs
+ * if longer) sends a CTRL PROBE; the target answers at once with an
+ * ACK_CC (P set) whose SACK covers the tail, and every request the
+ * answer shows missing that was sent before the probe is sent again.
+ * MAX_TAIL_LOSS_RETX probes without progress, then the RTO's turn.
+ *
  * Locking: an initiator PDC's state is its QP's req.lock; a target PDC's
  * is pdc->lock, taken before the target QP's resp.lock.  PDCs are found
  * by local PDCID under RCU and freed after a grace period.
@@ -63,11 +72,16 @@ static unsigned int uet_idle_ms = 1000;
 module_param(uet_idle_ms, uint, 0644);
 MODULE_PARM_DESC(uet_idle_ms, "UET: an initiator closes a PDC idle this long (default 1000)");
 
+static unsigned int uet_tlp_us = 1000;
+module_param(uet_tlp_us, uint, 0644);
+MODULE_PARM_DESC(uet_tlp_us, "UET: tail-loss probe timeout floor in us, 0: no probes (default 1000)");
+
 #define RUE_PDC_IDLE		(5 * HZ)	/* target side without traffic */
 #define RUE_PDC_RTO_MAX_MS	1000
 #define RUE_ACK_TRIGGER		16384		/* ACK_GEN_TRIGGER */
 #define RUE_ACK_MIN_ADD		1024		/* ACK_GEN_MIN_PKT_ADD */
 #define RUE_DUP_THRESH		3
+#define RUE_TLP_MAX		5		/* MAX_TAIL_LOSS_RETX */
 
 static void rue_pdc_free_rcu(struct rcu_head *rcu)
 {
@@ -76,6 +90,8 @@ static void rue_pdc_free_rcu(struct rcu_head *rcu)
 	/* the leak oracle of the tests, with "created" */
 	pr_debug("PDC %u freed\n", pdc->lid);
 	dst_cache_destroy(&pdc->dst_cache);
+	if (atomic_dec_and_test(&pdc->rdev->uet.nr_alloc))
+		wake_up_var(&pdc->rdev->uet.nr_alloc);
 	kfree(pdc);
 }
 
@@ -116,6 +132,7 @@ static struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
 		/* reserved now, published by rue_pdc_publish() when set up */
 		if (!xa_insert_bh(&rdev->uet.pdcs, id, NULL, GFP_ATOMIC)) {
 			pdc->lid = id;
+			atomic_inc(&rdev->uet.nr_alloc);
 			pr_debug("PDC %u created\n", id);
 			return pdc;
 		}
@@ -230,8 +247,40 @@ static struct sk_buff *rue_pds_close_pkt(struct rue_pdc *pdc, u32 psn,
 	return skb;
 }
 
+/*
+ * The PROBE of an initiator PDC (3.5.12.8): no PSN of its own; it names
+ * the newest PSN sent and asks for the SACK of the last 64 (or from the
+ * oldest unacknowledged, if fewer), where a lost tail lies.
+ */
+static struct sk_buff *rue_pds_probe_pkt(struct rue_pdc *pdc)
+{
+	u32 newest = pdc->next_psn - 1;
+	u32 base = (s32)(newest - pdc->una_psn) < 64 ? pdc->una_psn :
+						      newest - 63;
+	struct rue_pds_ctrl *c;
+	struct sk_buff *skb;
+	u8 flags = 0;
+
+	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	c = skb_put_zero(skb, sizeof(*c));
+	if (pdc->mode == RUE_UET_MODE_ROD)
+		flags |= RUE_PDS_CTRL_ISROD;
+	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_PROBE, flags);
+	c->probe_opaque = cpu_to_be16(++pdc->tlp_opaque);
+	c->psn = cpu_to_be32(newest);
+	c->spdcid = cpu_to_be16(pdc->lid);
+	c->dpdcid = cpu_to_be16(pdc->rid);
+	c->payload = cpu_to_be32(base);
+	pdc->tlp_psn = newest;
+	return skb;
+}
+
 /* ------------------------------------------------------------------ */
 /* Initiator                                                           */
+
+static enum hrtimer_restart rue_pds_tlp(struct hrtimer *t);
 
 static u32 rue_pdc_hash(const struct rue_av *av)
 {
@@ -272,6 +321,8 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 	rue_nscc_cfg_default(&pdc->cc_cfg, mss);
 	rue_nscc_init(&pdc->cc, &pdc->cc_cfg);
 	timer_setup(&pdc->rto, rue_pds_rto, 0);
+	hrtimer_init(&pdc->tlp, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	pdc->tlp.function = rue_pds_tlp;
 	hash_add(qp->uet.pdcs, &pdc->qp_node, h);
 	qp->uet.nr_pdcs++;
 	rue_pdc_publish(pdc);
@@ -301,6 +352,34 @@ static void rue_pdc_arm_in(struct rue_pdc *pdc, unsigned long delay)
 {
 	if (!mod_timer(&pdc->rto, jiffies + delay))
 		refcount_inc(&pdc->ref);
+}
+
+/* The probe timeout: TAIL_LOSS_TIME, two RTTs if longer, backed off. */
+static u64 rue_pdc_pto_ns(const struct rue_pdc *pdc)
+{
+	u64 us = max(READ_ONCE(uet_tlp_us), 2 * pdc->srtt_us);
+
+	return (us << min_t(u8, pdc->tlp_count, RUE_TLP_MAX)) * NSEC_PER_USEC;
+}
+
+/* As for the RTO, a pending probe timer holds a reference on the PDC. */
+static void rue_pdc_tlp_arm(struct rue_pdc *pdc, u64 ns)
+{
+	if (!hrtimer_is_queued(&pdc->tlp))
+		refcount_inc(&pdc->ref);
+	hrtimer_start(&pdc->tlp, ns_to_ktime(ns), HRTIMER_MODE_REL_SOFT);
+}
+
+/*
+ * Something was sent or acknowledged at @now: a probe is due a PTO later.
+ * The timer is started once and moved on lazily by rue_pds_tlp(), not
+ * per packet.
+ */
+static void rue_pdc_tlp_kick(struct rue_pdc *pdc, u64 now)
+{
+	pdc->last_act_ns = now;
+	if (READ_ONCE(uet_tlp_us) && !hrtimer_is_queued(&pdc->tlp))
+		rue_pdc_tlp_arm(pdc, rue_pdc_pto_ns(pdc));
 }
 
 static void rue_pdc_arm(struct rue_pdc *pdc)
@@ -348,6 +427,9 @@ static void rue_pdc_disarm(struct rue_pdc *pdc)
 {
 	if (del_timer(&pdc->rto))
 		rue_pdc_put(pdc);
+	/* a running callback drops its own reference, finding pdc->dead */
+	if (hrtimer_try_to_cancel(&pdc->tlp) == 1)
+		rue_pdc_put(pdc);
 }
 
 /**
@@ -373,6 +455,7 @@ struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge)
 	/* from the idle timer to the RTO */
 	if (idle)
 		rue_pdc_arm(pdc);
+	rue_pdc_tlp_kick(pdc, tx->sent_ns);
 	return tx;
 }
 
@@ -444,9 +527,11 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 		tx->sent++;
 		tx->epoch = pdc->epoch;
 		tx->sent_ns = ktime_get_ns();
+		rue_pdc_tlp_kick(pdc, tx->sent_ns);
 		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RETRANSMITS);
 		rue_uet_stat_inc(pdc->rdev, why == RUE_RETX_RTO ?
 				 RUE_USTAT_RTO_RETRANSMITS :
+				 why == RUE_RETX_TLP ? RUE_USTAT_TLP_RETRANSMITS :
 				 RUE_USTAT_FAST_RETRANSMITS);
 		rue_ses_queue(skb, pdc, psn);
 		__skb_queue_tail(out, skb);
@@ -455,7 +540,7 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 	return n;
 }
 
-/* Send @tx again: RUE_RETX_FAST (a NACK, a SACK hole) or RUE_RETX_RTO. */
+/* Send @tx again: RUE_RETX_FAST (a NACK, a SACK hole), _RTO or _TLP. */
 static void rue_pdc_mark_retx(struct rue_pdc *pdc, struct rue_pds_tx *tx,
 			      u8 why)
 {
@@ -537,6 +622,72 @@ put:
 }
 
 /*
+ * The probe timer (softirq).  With requests in flight and nothing sent or
+ * acknowledged for a PTO, send a PROBE; otherwise wait until a PTO after
+ * the last of those.  While SYN there is no target PDCID to probe: the
+ * newest request goes again instead, as TCP's loss probe does (any SYN
+ * request opens the target's side, and its ACK ends SYN).  After
+ * RUE_TLP_MAX probes without progress it stops until the oldest request
+ * is acknowledged (rue_pdc_ini_ack()) and leaves the rest to the RTO.
+ * References as in rue_pds_rto().
+ */
+static enum hrtimer_restart rue_pds_tlp(struct hrtimer *t)
+{
+	struct rue_pdc *pdc = container_of(t, struct rue_pdc, tlp);
+	struct sk_buff *probe = NULL;
+	bool kick = false;
+	struct rue_qp *qp;
+	u64 now, due;
+
+	rcu_read_lock();
+	qp = READ_ONCE(pdc->qp);
+	if (qp && !refcount_inc_not_zero(&qp->refcnt))
+		qp = NULL;
+	rcu_read_unlock();
+	if (!qp)
+		goto put;
+
+	spin_lock_bh(&qp->req.lock);
+	if (pdc->dead || pdc->closing || pdc->una_psn == pdc->next_psn ||
+	    !READ_ONCE(uet_tlp_us) || pdc->tlp_count >= RUE_TLP_MAX)
+		goto out;
+	now = ktime_get_ns();
+	due = pdc->last_act_ns + rue_pdc_pto_ns(pdc);
+	if (now < due) {
+		rue_pdc_tlp_arm(pdc, due - now);
+		goto out;
+	}
+	if (pdc->syn) {
+		rue_pdc_mark_retx(pdc, &pdc->win[(pdc->next_psn - 1) % RUE_PDC_WIN],
+				  RUE_RETX_TLP);
+		kick = true;
+	} else {
+		probe = rue_pds_probe_pkt(pdc);
+		if (!probe)
+			goto out;
+		rue_ses_queue(probe, pdc, pdc->next_psn);
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_TLP_PROBES_SENT);
+		pdc->tlp_sent_ns = now;
+	}
+	pdc->tlp_count++;
+	pdc->last_act_ns = now;
+	rue_pdc_tlp_arm(pdc, rue_pdc_pto_ns(pdc));
+out:
+	spin_unlock_bh(&qp->req.lock);
+	if (probe) {
+		local_bh_disable();
+		rue_ses_send_one(probe);
+		local_bh_enable();
+	}
+	if (kick)
+		rue_qp_kick(qp);
+	rue_qp_put(qp);
+put:
+	rue_pdc_put(pdc);
+	return HRTIMER_NORESTART;
+}
+
+/*
  * @psn arrived at the target (@status: and the target said so); a READ
  * counts as done only by its response (@answer), which carries its data:
  * passed by an ACK without it, the response was lost, so ask again.
@@ -592,6 +743,38 @@ static u8 rue_ses_rc_to_wc(u8 rc)
 	}
 }
 
+/*
+ * The answer to the outstanding PROBE: a request sent before it that the
+ * answer shows missing was lost.  ROD: everything after cack (the target
+ * drops what follows a hole).  RUD: what the SACK covers and does not
+ * have, and cack + 1; the answer says nothing of the rest.
+ */
+static void rue_pdc_tlp_answer(struct rue_pdc *pdc, u32 cack,
+			       const struct rue_pds_ack_cc *cc)
+{
+	u32 base = cc ? cack + (s16)be16_to_cpu(cc->sack_psn_offset) : cack + 1;
+	u32 end = pdc->tlp_psn + 1;
+	bool lost = false;
+	u32 psn;
+
+	for (psn = pdc->una_psn; (s32)(end - psn) > 0; psn++) {
+		struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
+
+		if (tx->state != RUE_PDS_TX_SENT || tx->retx ||
+		    tx->sent_ns >= pdc->tlp_sent_ns)
+			continue;
+		if (pdc->mode == RUE_UET_MODE_RUD && psn != cack + 1 &&
+		    (!cc || psn - base >= 64))
+			continue;
+		rue_pdc_mark_retx(pdc, tx, RUE_RETX_TLP);
+		lost = true;
+	}
+	pdc->tlp_sent_ns = 0;
+	if (lost)
+		rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+						 ktime_get_ns()));
+}
+
 /* An ACK or ACK_CC for an initiator PDC; req.lock held. */
 static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 			    const struct rue_pds_ack_cc *cc,
@@ -601,6 +784,9 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 {
 	u32 cack = be32_to_cpu(a->cack_psn);
 	u32 ack_psn = cack + (s16)be16_to_cpu(a->ack_psn_offset);
+	/* P: ack_psn_offset is the PROBE's probe_opaque, no PSN */
+	bool probe = rue_pds_flags(a->prologue) & RUE_PDS_ACK_P;
+	bool was_syn = pdc->syn;
 	u32 old_una = pdc->una_psn;
 	bool ecn;
 	u32 psn;
@@ -622,7 +808,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 	if (rsp && (rsp->rc & 0x3f) != RUE_SES_RC_OK)
 		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SES_ERRORS_RCVD);
 	/* the response first: the cumulative part would ask again */
-	if (rue_psn_in(ack_psn, pdc->una_psn, pdc->next_psn)) {
+	if (!probe && rue_psn_in(ack_psn, pdc->una_psn, pdc->next_psn)) {
 		struct rue_pds_tx *tx = &pdc->win[ack_psn % RUE_PDC_WIN];
 
 		if (rsp)
@@ -659,11 +845,18 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 
 	if (pdc->una_psn != old_una) {
 		pdc->retries = 0;
+		pdc->tlp_count = 0;
 		if (pdc->una_psn == pdc->next_psn)
 			rue_pdc_arm_in(pdc, msecs_to_jiffies(uet_idle_ms));
 		else
 			rue_pdc_arm(pdc);
 	}
+	/* a probe is due a PTO from now */
+	if (pdc->una_psn != pdc->next_psn && (pdc->una_psn != old_una || was_syn))
+		rue_pdc_tlp_kick(pdc, ktime_get_ns());
+	if (probe && pdc->tlp_sent_ns &&
+	    be16_to_cpu(a->ack_psn_offset) == pdc->tlp_opaque)
+		rue_pdc_tlp_answer(pdc, cack, cc);
 
 	ecn = a->prologue & cpu_to_be16(RUE_PDS_ACK_M);
 	if (ecn)
@@ -830,21 +1023,41 @@ out:
 	return pdc;
 }
 
+/* Bit i: PSN @base + i arrived; pdc->lock held. */
+static u64 rue_pdc_tgt_sack(const struct rue_pdc *pdc, u32 base)
+{
+	u64 bits = 0;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		s32 d = base + i - pdc->rx_next;
+
+		if (d < 0 || (d < RUE_PDC_WIN &&
+			      test_bit((base + i) % RUE_PDC_WIN, pdc->rx_bits)))
+			bits |= BIT_ULL(i);
+	}
+	return bits;
+}
+
 /*
  * Send an ACK_CC for a target PDC, with an SES response @rsp, or for a
- * READ request @read the response with its data; pdc->lock held.
+ * READ request @read the response with its data, or the answer to a
+ * PROBE @probe; pdc->lock held.
  */
 static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 			    bool retx, const struct rue_ses_rsp *rsp,
-			    const struct rue_uet_rx *read)
+			    const struct rue_uet_rx *read,
+			    const struct rue_pds_ctrl *probe)
 {
 	struct rue_pds_ack_cc *cc;
 	struct sk_buff *skb;
 	u32 cack = pdc->rx_next - 1;
+	/* the SACK: from cack + 2 (cack + 1 is a hole, or next) */
+	u32 base = cack + 2;
 	u32 extra = sizeof(*rsp);
-	u64 bits = 0, state;
+	u16 off = psn - cack;
 	u8 flags = 0, next;
-	int i;
+	u64 state;
 
 	if (read)
 		extra = sizeof(struct rue_ses_rsp_data) +
@@ -858,17 +1071,23 @@ static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 		flags |= RUE_PDS_ACK_M;
 	if (retx)
 		flags |= RUE_PDS_ACK_RETX;
+	if (probe) {
+		/* the base it asks for, if its bitmap can say anything */
+		u32 want = be32_to_cpu(probe->payload);
+		s32 d = want - cack;
+
+		if (d > -RUE_PDC_WIN && d < RUE_PDC_WIN)
+			base = want;
+		flags |= RUE_PDS_ACK_P;
+		off = be16_to_cpu(probe->probe_opaque);
+	}
 	next = rsp ? RUE_PDS_NEXT_RSP : RUE_PDS_NEXT_NONE;
-	cc->ack.ack_psn_offset = cpu_to_be16((u16)(psn - cack));
+	cc->ack.ack_psn_offset = cpu_to_be16(off);
 	cc->ack.cack_psn = cpu_to_be32(cack);
 	cc->ack.spdcid = cpu_to_be16(pdc->lid);
 	cc->ack.dpdcid = cpu_to_be16(pdc->rid);
-	/* SACK: the 64 PSNs after cack + 1 (which is a hole, or next) */
-	for (i = 0; i < 64; i++)
-		if (test_bit((pdc->rx_next + 1 + i) % RUE_PDC_WIN, pdc->rx_bits))
-			bits |= BIT_ULL(i);
-	cc->sack_psn_offset = cpu_to_be16(2);
-	cc->sack_bitmap = cpu_to_be64(bits);
+	cc->sack_psn_offset = cpu_to_be16((u16)(base - cack));
+	cc->sack_bitmap = cpu_to_be64(rue_pdc_tgt_sack(pdc, base));
 	cc->mpr = 8;
 	state = ((u64)(pdc->rcvd_bytes & RUE_NSCC_RCVD_BYTES_MASK) <<
 		 RUE_NSCC_RCVD_BYTES_SHIFT) | (pdc->ooo & 0xffff);
@@ -927,7 +1146,7 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 		      test_bit(psn % RUE_PDC_WIN, pdc->rx_bits))) {
 		/* a duplicate: delivered once already, say so again */
 		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DUP_REQUESTS);
-		rue_pdc_tgt_ack(pdc, psn, rx->ce, true, NULL, read);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, true, NULL, read, NULL);
 		return;
 	}
 	if (d >= RUE_PDC_WIN) {
@@ -985,7 +1204,7 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 	if (rx->ce || close || pdc->ack_bytes >= RUE_ACK_TRIGGER)
 		ack = true;
 	if (ack)
-		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, rsp, read);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, rsp, read, NULL);
 }
 
 /* Close target PDCs that have been idle for RUE_PDC_IDLE. */
@@ -1114,17 +1333,23 @@ static void rue_pds_rcv_req(struct rue_dev *rdev, struct rue_uet_rx *rx)
 
 static void rue_pds_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 {
-	const struct rue_pds_ctrl *c = (const void *)rx->skb->data;
-	u32 psn = be32_to_cpu(c->psn);
+	const struct rue_pds_ctrl *c;
 	struct rue_pdc *pdc;
-	bool closed;
+	bool closed = false;
+	u8 type;
+	u32 psn;
 
-	if (!rue_pds_pull(rx->skb, sizeof(*c)) ||
-	    rue_pds_next(c->prologue) != RUE_PDS_CTL_CLOSE) {
+	if (!rue_pds_pull(rx->skb, sizeof(*c))) {
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		return;
 	}
 	c = (const void *)rx->skb->data;
+	psn = be32_to_cpu(c->psn);
+	type = rue_pds_next(c->prologue);
+	if (type != RUE_PDS_CTL_CLOSE && type != RUE_PDS_CTL_PROBE) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
 	pdc = rue_pdc_lookup(rdev, be16_to_cpu(c->dpdcid), RUE_PDC_TARGET, rx);
 	if (!pdc) {
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
@@ -1133,8 +1358,17 @@ static void rue_pds_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	}
 	rx->paylen = 0;
 	spin_lock_bh(&pdc->lock);
-	rue_pdc_tgt_rcv(pdc, rx, psn, rue_pds_flags(c->prologue), true);
-	closed = !pdc->dead && pdc->rx_next == psn + 1;
+	if (pdc->dead) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+	} else if (type == RUE_PDS_CTL_PROBE) {
+		/* no PSN: answered at once, whatever it names */
+		pdc->last_rx = jiffies;
+		rue_uet_stat_inc(rdev, RUE_USTAT_TLP_PROBES_RCVD);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, NULL, NULL, c);
+	} else {
+		rue_pdc_tgt_rcv(pdc, rx, psn, rue_pds_flags(c->prologue), true);
+		closed = !pdc->dead && pdc->rx_next == psn + 1;
+	}
 	spin_unlock_bh(&pdc->lock);
 	if (closed)
 		rue_pdc_tgt_free(pdc);
@@ -1340,6 +1574,7 @@ int rue_uet_dev_init(struct rue_dev *rdev)
 	xa_init_flags(&u->pdcs, XA_FLAGS_LOCK_BH);
 	xa_init_flags(&u->eps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	hash_init(u->tgt);
+	atomic_set(&u->nr_alloc, 0);
 	INIT_DELAYED_WORK(&u->reaper, rue_pds_reap);
 	schedule_delayed_work(&u->reaper, RUE_PDC_IDLE);
 	return 0;
@@ -1365,7 +1600,14 @@ void rue_uet_dev_free(struct rue_dev *rdev)
 		spin_unlock_bh(&pdc->lock);
 		rue_pdc_put(pdc);
 	}
-	/* call_rcu frees must finish before the module can go */
+	/*
+	 * Every PDC must be freed before the module can go: the last
+	 * references may be held by timers still pending (a probe timer
+	 * whose cancel raced with its callback), then call_rcu frees.
+	 */
+	if (!wait_var_event_timeout(&u->nr_alloc, !atomic_read(&u->nr_alloc),
+				    10 * HZ))
+		WARN(1, "rue: %d UET PDCs not freed\n", atomic_read(&u->nr_alloc));
 	rcu_barrier();
 	WARN_ON(!xa_empty(&u->pdcs) || !xa_empty(&u->eps));
 	xa_destroy(&u->pdcs);

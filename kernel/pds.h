@@ -8,6 +8,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/hashtable.h>
+#include <linux/hrtimer.h>
 #include <linux/refcount.h>
 #include <linux/timer.h>
 #include <linux/xarray.h>
@@ -32,6 +33,7 @@ struct rue_uet_dev {
 	struct delayed_work reaper;	/* closes idle target PDCs */
 	u32 pid_next;
 	u32 nr_tgt;			/* target PDCs in tgt; lock */
+	atomic_t nr_alloc;		/* PDCs allocated and not yet freed */
 };
 
 /* One request the initiator sent and the target has not acknowledged. */
@@ -54,6 +56,7 @@ struct rue_pds_tx {
 enum {
 	RUE_RETX_FAST = 1,		/* a NACK or a SACK hole */
 	RUE_RETX_RTO = 2,
+	RUE_RETX_TLP = 3,		/* a PROBE's ACK showed it missing */
 };
 
 enum rue_pds_tx_state {
@@ -113,6 +116,13 @@ struct rue_pdc {
 	u32 ack_bytes_new;		/* of this ACK: newly acknowledged */
 	u32 ack_rtt_us;			/* of this ACK: an RTT sample, 0: none */
 	struct timer_list rto;
+	/* tail-loss probe (rue_pds_tlp()); a pending one holds a reference */
+	struct hrtimer tlp;
+	u64 last_act_ns;		/* last send, or ACK that moved una */
+	u64 tlp_sent_ns;		/* the outstanding PROBE's; 0: none */
+	u32 tlp_psn;			/* newest PSN sent before it */
+	u16 tlp_opaque;			/* its probe_opaque */
+	u8 tlp_count;			/* PROBEs since una last moved */
 	struct rue_pds_tx win[RUE_PDC_WIN];	/* by PSN % RUE_PDC_WIN */
 
 	/* target, under lock */

@@ -70,6 +70,7 @@ enum rue_pds_next_hdr {
 /* ACK flags */
 #define RUE_PDS_ACK_M		0x20	/* ECN-marked packet seen */
 #define RUE_PDS_ACK_RETX	0x10
+#define RUE_PDS_ACK_P		0x08	/* answers a PROBE: probe_opaque */
 /* CTRL flags */
 #define RUE_PDS_CTRL_ISROD	0x20
 #define RUE_PDS_CTRL_RETX	0x10
@@ -79,6 +80,7 @@ enum rue_pds_next_hdr {
 /* CTRL types, in the next_hdr position */
 enum rue_pds_ctl_type {
 	RUE_PDS_CTL_CLOSE = 4,
+	RUE_PDS_CTL_PROBE = 6,
 };
 
 /* NACK codes (UE 1.0.1 3.5.12.5) */
@@ -146,7 +148,12 @@ struct rue_pds_nack {
 	__be32 payload;
 } __packed;
 
-/* CTRL, 16 bytes */
+/*
+ * CTRL, 16 bytes.  A PROBE (tail-loss probe) takes no PSN: psn is the
+ * newest the initiator sent, probe_opaque comes back in the ACK's
+ * ack_psn_offset (with P set), payload is the PSN the ACK's SACK bitmap
+ * should start at.
+ */
 struct rue_pds_ctrl {
 	__be16 prologue;
 	__be16 probe_opaque;

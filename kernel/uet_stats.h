@@ -59,9 +59,20 @@ enum rue_ustat {
 	 */
 	RUE_USTAT_FAST_RETRANSMITS,
 	/* a request was sent again because the RTO fired, including the
-	 * probe with the oldest; fast + rto = uet_retransmits
+	 * probe with the oldest; fast + rto + tlp = uet_retransmits
 	 */
 	RUE_USTAT_RTO_RETRANSMITS,
+	/* an initiator sent a CTRL PROBE: requests in flight and nothing
+	 * sent or acknowledged for a probe timeout (tail-loss probe)
+	 */
+	RUE_USTAT_TLP_PROBES_SENT,
+	/* a target answered a CTRL PROBE with an ACK_CC (P set) */
+	RUE_USTAT_TLP_PROBES_RCVD,
+	/* a request was sent again because the answer to a PROBE showed it
+	 * missing (sent before the probe, not in the SACK), or, while SYN,
+	 * the newest request at a probe timeout
+	 */
+	RUE_USTAT_TLP_RETRANSMITS,
 	/* a target sent a SES response with a return code other than
 	 * RC_OK: the request was refused (key, bounds, job, length)
 	 */

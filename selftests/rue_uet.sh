@@ -243,6 +243,37 @@ t_ecn_backoff() {
 		[ "$dec1" -gt "$dec0" ]
 }
 
+# Tail loss: every tenth UET packet A sends is dropped (tc gact, not
+# random), with the RTO floor at 2 s and idle PDCs kept open (a lost
+# CLOSE is the RTO's).  Lost requests that nothing follows are found by
+# CTRL PROBEs the target answers: tlp_retransmits grow and no RTO fires.
+t_tail_loss() {
+	local p=/sys/module/rue/parameters rto idle rc
+	local r0 r1 t0 t1 s0 s1 a0 a1
+	rto=$(cat $p/uet_rto_ms) idle=$(cat $p/uet_idle_ms)
+	[ "$(cat $p/uet_tlp_us)" -gt 0 ] || { echo "uet_tlp_us is 0"; return 1; }
+	tc -n "$A" qdisc add dev a0 clsact &&
+	tc -n "$A" filter add dev a0 egress protocol ip u32 \
+		match ip protocol 17 0xff match ip dport 4793 0xffff \
+		action gact pass random determ drop 10 || return 1
+	echo 2000 >$p/uet_rto_ms
+	echo 60000 >$p/uet_idle_ms
+	r0=$(ustat rva rto_retransmits) t0=$(ustat rva tlp_retransmits)
+	s0=$(ustat rva tlp_probes_sent) a0=$(ustat rvb tlp_probes_rcvd)
+	uet_prog --gtest_filter='Verbs/Uet.SmallWritesOneByOne/TwoDevicesR*:Verbs/Uet.WriteAllSizes/TwoDevicesR*' |
+		tail -n 1
+	rc=${PIPESTATUS[0]}
+	tc -n "$A" -s filter show dev a0 egress | grep -m1 -o "Sent .*"
+	tc -n "$A" qdisc del dev a0 clsact
+	echo "$rto" >$p/uet_rto_ms
+	echo "$idle" >$p/uet_idle_ms
+	r1=$(ustat rva rto_retransmits) t1=$(ustat rva tlp_retransmits)
+	s1=$(ustat rva tlp_probes_sent) a1=$(ustat rvb tlp_probes_rcvd)
+	echo "probes sent $s0 -> $s1, answered $a0 -> $a1, tlp retransmits $t0 -> $t1, rto retransmits $r0 -> $r1"
+	[ "$rc" = 0 ] && [ "$s1" -gt "$s0" ] && [ "$a1" -gt "$a0" ] &&
+		[ "$t1" -ge $((t0 + 10)) ] && [ "$r1" = "$r0" ]
+}
+
 balance() {
 	local qc qd mc md pc pd
 	qc=$(count 'rue_create_qp: created')
@@ -304,6 +335,7 @@ if [ "$_tap_pass" = 1 ]; then
 		fi
 		unimpair
 	done
+	run_test "tail loss: probes find lost last requests before any RTO" t_tail_loss
 	run_test "a process killed mid-transfer leaves the devices working" t_killed_mid_transfer
 	run_test "congestion: CE-marked requests echoed, the window shrinks" t_ecn_backoff
 	rdma statistic show link rva/1 >"$RUE_OUT/rue_uet.stats" 2>&1

@@ -298,6 +298,24 @@ TEST_P(Uet, WriteAllSizes) {
       << "a WRITE without header data consumed a receive";
 }
 
+// Small WRITEs one at a time: each is the last packet in flight, so a
+// lost one opens no SACK hole and draws no NACK; the tail-loss probe finds
+// it (rue_uet.sh drops every tenth request for this and checks that no
+// RTO was needed).
+TEST_P(Uet, SmallWritesOneByOne) {
+  constexpr uint32_t kLen = 256;
+  uint64_t key = Key64(b.mem.mr.get());
+  for (uint64_t id = 1; id <= 100; id++) {
+    SCOPED_TRACE(id);
+    FillRandom(a.mem.buf.span(0, kLen), id);
+    ASSERT_EQ(Write(a, ah.get(), b.addr, id, 0, kLen, b.mem.addr(0), key), 0);
+    std::vector<UetWc> sc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc, Deadline(kLen)));
+    ASSERT_EQ(sc[0].status, IBV_WC_SUCCESS);
+    ASSERT_TRUE(SameBytes(b.mem.buf.span(0, kLen), a.mem.buf.span(0, kLen)));
+  }
+}
+
 TEST_P(Uet, ReadAllSizes) {
   uint64_t key = Key64(b.mem.mr.get());
   uint64_t id = 0;
