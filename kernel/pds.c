@@ -551,6 +551,38 @@ static void rue_pdc_mark_retx(struct rue_pdc *pdc, struct rue_pds_tx *tx,
 }
 
 /*
+ * The QP of an initiator PDC, referenced; NULL once the PDC was dropped
+ * from it (the QP is freed after a grace period: rue_ses_qp_destroy()).
+ */
+static struct rue_qp *rue_pdc_qp_get(struct rue_pdc *pdc)
+{
+	struct rue_qp *qp;
+
+	rcu_read_lock();
+	qp = READ_ONCE(pdc->qp);
+	if (qp && !refcount_inc_not_zero(&qp->refcnt))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+/* The end of a PDC timer: unlock, send @skb (if any), kick, put @qp. */
+static void rue_pdc_timer_end(struct rue_qp *qp, struct sk_buff *skb,
+			      bool kick)
+	__releases(&qp->req.lock)
+{
+	spin_unlock_bh(&qp->req.lock);
+	if (skb) {
+		local_bh_disable();
+		rue_ses_send_one(skb);
+		local_bh_enable();
+	}
+	if (kick)
+		rue_qp_kick(qp);
+	rue_qp_put(qp);
+}
+
+/*
  * The PDC timer: with requests in flight, the RTO (send everything
  * unacknowledged again, back off); with none, the idle timer (close).
  * The pending timer held a reference on the PDC; the QP is found under
@@ -564,11 +596,7 @@ void rue_pds_rto(struct timer_list *t)
 	bool kick = false;
 	u32 psn;
 
-	rcu_read_lock();
-	qp = READ_ONCE(pdc->qp);
-	if (qp && !refcount_inc_not_zero(&qp->refcnt))
-		qp = NULL;
-	rcu_read_unlock();
+	qp = rue_pdc_qp_get(pdc);
 	if (!qp)
 		goto put;
 
@@ -608,15 +636,7 @@ void rue_pds_rto(struct timer_list *t)
 	rue_pdc_arm(pdc);
 	kick = true;
 out:
-	spin_unlock_bh(&qp->req.lock);
-	if (close) {
-		local_bh_disable();
-		rue_ses_send_one(close);
-		local_bh_enable();
-	}
-	if (kick)
-		rue_qp_kick(qp);
-	rue_qp_put(qp);
+	rue_pdc_timer_end(qp, close, kick);
 put:
 	rue_pdc_put(pdc);
 }
@@ -639,11 +659,7 @@ static enum hrtimer_restart rue_pds_tlp(struct hrtimer *t)
 	struct rue_qp *qp;
 	u64 now, due;
 
-	rcu_read_lock();
-	qp = READ_ONCE(pdc->qp);
-	if (qp && !refcount_inc_not_zero(&qp->refcnt))
-		qp = NULL;
-	rcu_read_unlock();
+	qp = rue_pdc_qp_get(pdc);
 	if (!qp)
 		goto put;
 
@@ -673,15 +689,7 @@ static enum hrtimer_restart rue_pds_tlp(struct hrtimer *t)
 	pdc->last_act_ns = now;
 	rue_pdc_tlp_arm(pdc, rue_pdc_pto_ns(pdc));
 out:
-	spin_unlock_bh(&qp->req.lock);
-	if (probe) {
-		local_bh_disable();
-		rue_ses_send_one(probe);
-		local_bh_enable();
-	}
-	if (kick)
-		rue_qp_kick(qp);
-	rue_qp_put(qp);
+	rue_pdc_timer_end(qp, probe, kick);
 put:
 	rue_pdc_put(pdc);
 	return HRTIMER_NORESTART;
@@ -1421,8 +1429,8 @@ static void rue_pds_rcv_ini(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type
 	pdc = rue_pdc_lookup(rdev, lid, RUE_PDC_INITIATOR, rx);
 	if (!pdc)
 		goto bad;
-	qp = READ_ONCE(pdc->qp);
-	if (!qp || !refcount_inc_not_zero(&qp->refcnt)) {
+	qp = rue_pdc_qp_get(pdc);
+	if (!qp) {
 		rue_pdc_put(pdc);
 		goto bad;
 	}
@@ -1490,8 +1498,8 @@ static void rue_pdc_info(struct rue_pdc *pdc, struct rue_pdc_info *i)
 
 	memset(i, 0, sizeof(*i));
 	if (pdc->role == RUE_PDC_INITIATOR) {
-		qp = READ_ONCE(pdc->qp);
-		if (!qp || !refcount_inc_not_zero(&qp->refcnt))
+		qp = rue_pdc_qp_get(pdc);
+		if (!qp)
 			return;
 		spin_lock_bh(&qp->req.lock);
 	} else {
