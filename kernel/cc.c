@@ -40,9 +40,11 @@
 #include "cc.h"
 #include "device.h"
 #include "pkt.h"
+#include "engine.h"
 #include "qp.h"
 #include "roce.h"
 #include "stats.h"
+#include "transport.h"
 #include "xmit.h"
 
 /* What a paced QP may send ahead of its rate: timer and wakeup latency. */
@@ -409,8 +411,9 @@ out:
  * @rdev: the device it arrived on
  * @pkt: the CNP, checked by recv.c
  *
- * CNPs for no QP, for a QP that is not RC, or not from its peer, or for
- * a priority without DCQCN are counted as ignored.  In softirq context.
+ * CNPs for no QP, for a QP whose transport has no reaction point (not
+ * RC), not from its peer, or for a priority without DCQCN are counted as
+ * ignored.  In softirq context.
  */
 void rue_cc_cnp_rcv(struct rue_dev *rdev, const struct rue_pkt *pkt)
 {
@@ -423,7 +426,7 @@ void rue_cc_cnp_rcv(struct rue_dev *rdev, const struct rue_pkt *pkt)
 		goto ignored;
 	rcu_read_lock();
 	cfg = rcu_dereference(rdev->cc);
-	if (qp->ibqp.qp_type != IB_QPT_RC ||
+	if (!(qp->xport->flags & RUE_XPORT_DCQCN) ||
 	    !ipv6_addr_equal(&pkt->saddr, &qp->av.daddr) ||
 	    !(cfg->rp_enable & BIT(rue_cc_prio(cfg, qp->av.tclass))) ||
 	    READ_ONCE(qp->state) != IB_QPS_RTS) {

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rue devices: creation through "rdma link add", the ib_device and its one
- * Ethernet port, and teardown on every path.
+ * rue devices: the object, its registry, its attributes, and its ties to
+ * the lower netdev and the namespace's sockets.  Assembling a device and
+ * taking it down is link.c's.
  *
  * Lifetime of a device, and of its ties to the lower netdev and to the
  * per-namespace UDP sockets:
  *
- *  1. newlink() allocates the device, holds the netdev, takes a user
- *     reference on the sockets of the netdev's namespace ("attach") and
- *     hashes the device by netdev so that the receive path finds it.
- *     Then it registers the ib_device, and finally, under RTNL, confirms
- *     that the netdev is still registered in the same namespace.  Only
- *     then is the device "live".
+ *  1. newlink() (link.c) allocates the device, holds the netdev, takes a
+ *     user reference on the sockets of the netdev's namespace and hashes
+ *     the device by netdev so that the receive path finds it
+ *     (rue_dev_attach()).  Then it registers the ib_device, and finally,
+ *     under RTNL, confirms that the netdev is still registered in the same
+ *     namespace (rue_dev_confirm()).  Only then is the device "live".
  *
  *  2. NETDEV_UNREGISTER, which is also what a move to another namespace
  *     looks like from the old one, runs under RTNL.  It detaches the
@@ -23,7 +24,7 @@
  *  3. dealloc_driver runs exactly once per device, last, on every path:
  *     "rdma link delete", the queued unregistration, module unload, and
  *     ib_dealloc_device() in newlink's error unwind.  It detaches if that
- *     has not happened and releases the netdev.
+ *     has not happened (rue_dev_unlist()) and releases the netdev.
  *
  * Locking: RTNL is taken before rue_dev_mutex.  rue_dev_mutex protects
  * rue_devs, the hash and the attached flag.  The hash is read under RCU by
@@ -31,56 +32,57 @@
  * the core with kfree_rcu() after dealloc_driver, so an RCU reader never
  * sees freed memory.
  */
-#include <linux/etherdevice.h>
-#include <linux/ethtool.h>
 #include <linux/hashtable.h>
-#include <linux/if_arp.h>
-#include <linux/module.h>
 #include <linux/rtnetlink.h>
-#include <linux/user_namespace.h>
 #include <net/addrconf.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_pack.h>
-#include <rdma/rdma_netlink.h>
 #include <rdma/rue-abi.h>
 
-#include "ah.h"
 #include "caps.h"
-#include "cc.h"
-#include "cq.h"
 #include "device.h"
-#include "job.h"
-#include "mr.h"
 #include "net.h"
-#include "qp.h"
-#include "stats.h"
-#include "verbs.h"
+#include "pfc.h"
+#include "txq.h"
 
 static DEFINE_MUTEX(rue_dev_mutex);
 static DEFINE_XARRAY(rue_devs);		/* by ib_device index */
 static DEFINE_HASHTABLE(rue_dev_hash, 6);	/* by lower netdev */
 
-/* Devices whose dealloc_driver has not run; module unload waits for 0. */
-static atomic_t rue_dev_count = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(rue_dev_wq);
+/* Hold while looking a device up by netdev and changing its ties. */
+void rue_dev_lock(void)
+{
+	mutex_lock(&rue_dev_mutex);
+}
+
+void rue_dev_unlock(void)
+{
+	mutex_unlock(&rue_dev_mutex);
+}
+
+/**
+ * rue_dev_from_netdev() - the device over @ndev
+ * @ndev: a netdev
+ *
+ * Return: the device or NULL; valid while rue_dev_lock() is held.
+ */
+struct rue_dev *rue_dev_from_netdev(const struct net_device *ndev)
+{
+	struct rue_dev *rdev;
+
+	lockdep_assert_held(&rue_dev_mutex);
+	hash_for_each_possible(rue_dev_hash, rdev, hnode, (unsigned long)ndev)
+		if (rdev->ndev == ndev)
+			return rdev;
+	return NULL;
+}
 
 struct rue_dev *rue_dev_from_netdev_rcu(const struct net_device *ndev)
 {
 	struct rue_dev *rdev;
 
 	hash_for_each_possible_rcu(rue_dev_hash, rdev, hnode, (unsigned long)ndev)
-		if (rdev->ndev == ndev)
-			return rdev;
-	return NULL;
-}
-
-/* Callers hold rue_dev_mutex. */
-static struct rue_dev *rue_dev_from_netdev(const struct net_device *ndev)
-{
-	struct rue_dev *rdev;
-
-	hash_for_each_possible(rue_dev_hash, rdev, hnode, (unsigned long)ndev)
 		if (rdev->ndev == ndev)
 			return rdev;
 	return NULL;
@@ -301,10 +303,25 @@ static const struct attribute_group rue_dev_attr_group = {
 	.attrs = rue_dev_attributes,
 };
 
-/* ------------------------------------------------------------------ */
-/* Attach, detach, dealloc                                             */
+static const struct ib_device_ops rue_dev_ops = {
+	.device_group = &rue_dev_attr_group,
+	.get_dev_fw_str = rue_get_dev_fw_str,
+	.get_link_layer = rue_get_link_layer,
+	.get_port_immutable = rue_get_port_immutable,
+	.query_device = rue_query_device,
+	.query_pkey = rue_query_pkey,
+	.query_port = rue_query_port,
+};
 
-static int rue_dev_attach(struct rue_dev *rdev)
+void rue_dev_set_ops(struct ib_device *ibdev)
+{
+	ib_set_device_ops(ibdev, &rue_dev_ops);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ties to the netdev's namespace                                      */
+
+static int __rue_dev_attach(struct rue_dev *rdev)
 {
 	int err;
 
@@ -325,7 +342,12 @@ static int rue_dev_attach(struct rue_dev *rdev)
 	return 0;
 }
 
-static void rue_dev_detach(struct rue_dev *rdev)
+/**
+ * rue_dev_detach() - step 2 of the lifetime comment: nothing of the
+ * netdev's namespace is used by the device after this
+ * @rdev: the device; rue_dev_lock() held
+ */
+void rue_dev_detach(struct rue_dev *rdev)
 {
 	lockdep_assert_held(&rue_dev_mutex);
 
@@ -346,95 +368,29 @@ static void rue_dev_detach(struct rue_dev *rdev)
 	rue_net_put(rdev->net);
 }
 
-static void rue_dealloc_driver(struct ib_device *ibdev)
+/**
+ * rue_dev_attach() - step 1: tie a new device to its netdev's namespace
+ * @rdev: the device, not registered yet
+ *
+ * Return: 0, -EEXIST if the netdev has a rue device already, or why the
+ * namespace's sockets or the transmit queues could not be had
+ * (-EADDRINUSE: another driver holds the UDP port).
+ */
+int rue_dev_attach(struct rue_dev *rdev)
 {
-	struct rue_dev *rdev = to_rue_dev(ibdev);
+	int err;
 
-	rtnl_lock();
 	mutex_lock(&rue_dev_mutex);
-	rue_dev_detach(rdev);
-	if (xa_load(&rue_devs, ibdev->index) == rdev)
-		xa_erase(&rue_devs, ibdev->index);
+	if (rue_dev_from_netdev(rdev->ndev))
+		err = -EEXIST;
+	else
+		err = __rue_dev_attach(rdev);
 	mutex_unlock(&rue_dev_mutex);
-	rtnl_unlock();
-
-	pr_debug("device %s destroyed\n", dev_name(&ibdev->dev));
-	WARN_ON(!xa_empty(&rdev->qps) || !xa_empty(&rdev->ahs));
-	xa_destroy(&rdev->qps);
-	xa_destroy(&rdev->mrs);
-	xa_destroy(&rdev->ahs);
-	if (rdev->wq)
-		destroy_workqueue(rdev->wq);
-	free_percpu(rdev->stats);
-	free_percpu(rdev->uet_stats);
-	rue_pfc_free(rdev);
-	rue_cc_dev_free(rdev);
-	rue_uet_dev_free(rdev);
-	rue_jobs_destroy(&rdev->jobs);
-	put_user_ns(rdev->user_ns);
-	netdev_put(rdev->ndev, &rdev->ndev_tracker);
-	if (atomic_dec_and_test(&rue_dev_count))
-		wake_up_all(&rue_dev_wq);
-}
-
-static const struct ib_device_ops rue_device_ops = {
-	.owner = THIS_MODULE,
-	.driver_id = RDMA_DRIVER_UNKNOWN,
-	.uverbs_abi_ver = RUE_UVERBS_ABI_VERSION,
-
-	.dealloc_driver = rue_dealloc_driver,
-	.device_group = &rue_dev_attr_group,
-	.get_dev_fw_str = rue_get_dev_fw_str,
-	.get_link_layer = rue_get_link_layer,
-	.get_port_immutable = rue_get_port_immutable,
-	.query_device = rue_query_device,
-	.query_pkey = rue_query_pkey,
-	.query_port = rue_query_port,
-};
-
-/* ------------------------------------------------------------------ */
-/* rdma link add                                                       */
-
-static int rue_check_newlink(const char *name, struct net_device *ndev)
-{
-	struct ib_device *other;
-
-	/* librxe claims every device whose name starts with "rxe". */
-	if (!strncmp(name, "rxe", 3)) {
-		pr_info("%s: names starting with \"rxe\" belong to rdma_rxe\n",
-			name);
-		return -EINVAL;
-	}
-	if (strlen(name) >= IB_DEVICE_NAME_MAX || strchr(name, '/')) {
-		pr_info("invalid device name\n");
-		return -EINVAL;
-	}
-	other = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
-	if (other) {
-		ib_device_put(other);
-		pr_info("%s: an RDMA device with this name exists\n", name);
-		return -EEXIST;
-	}
-	if (ndev->type != ARPHRD_ETHER || (ndev->flags & IFF_LOOPBACK) ||
-	    ndev->addr_len != ETH_ALEN) {
-		pr_info("%s: %s is not an Ethernet device\n", name, ndev->name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void rue_dev_init_guid(struct rue_dev *rdev)
-{
-	u8 eui[8];
-
-	/* EUI-64 from the netdev's MAC, as RoCE NICs and rdma_rxe do. */
-	addrconf_addr_eui48(eui, rdev->ndev->dev_addr);
-	memcpy(&rdev->ibdev.node_guid, eui, sizeof(eui));
-	rdev->node_guid_host = be64_to_cpu(rdev->ibdev.node_guid);
+	return err;
 }
 
 /* Step 1 of the lifetime comment: confirm the netdev survived registration. */
-static bool rue_dev_confirm(struct rue_dev *rdev)
+bool rue_dev_confirm(struct rue_dev *rdev)
 {
 	bool ok;
 
@@ -451,228 +407,26 @@ static bool rue_dev_confirm(struct rue_dev *rdev)
 	return ok;
 }
 
-/* The netdev's speed in Mb/s, 0 if it has none: DCQCN's line rate. */
-static u32 rue_dev_link_mbps(struct net_device *ndev)
+/* Step 3: detach if not done yet, and leave the registry; under RTNL. */
+void rue_dev_unlist(struct rue_dev *rdev)
 {
-	struct ethtool_link_ksettings ks;
-	u32 speed = 0;
-
-	rtnl_lock();
-	if (!__ethtool_get_link_ksettings(ndev, &ks) &&
-	    ks.base.speed != SPEED_UNKNOWN)
-		speed = ks.base.speed;
-	rtnl_unlock();
-	return speed;
-}
-
-static int rue_newlink(const char *name, struct net_device *ndev)
-{
-	struct rue_dev *rdev;
-	struct ib_device *ibdev;
-	int err;
-
-	err = rue_check_newlink(name, ndev);
-	if (err)
-		return err;
-
-	rdev = ib_alloc_device(rue_dev, ibdev);
-	if (!rdev)
-		return -ENOMEM;
-	ibdev = &rdev->ibdev;
-	atomic_inc(&rue_dev_count);
-
-	/* From here on, ib_dealloc_device() runs rue_dealloc_driver(). */
-	rdev->ndev = ndev;
-	netdev_hold(ndev, &rdev->ndev_tracker, GFP_KERNEL);
-	rdev->net = dev_net(ndev);
-	rdev->user_ns = get_user_ns(rdev->net->user_ns);
-	rue_txq_init(rdev);
-	rue_pfc_init(rdev);
-	rue_jobs_init(&rdev->jobs);
-	rue_uet_dev_init(rdev);
-	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
-	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
-	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
-	rdev->stats = alloc_percpu(struct rue_stats);
-	rdev->uet_stats = alloc_percpu(struct rue_uet_stats);
-	rdev->link_mbps = rue_dev_link_mbps(ndev);
-	/*
-	 * Per-CPU: transmit work continues on the CPU that queued it, so a
-	 * QP's packets enter a veth peer's backlog on one CPU and stay in
-	 * order (another CPU's backlog may be drained first).
-	 */
-	rdev->wq = alloc_workqueue("rue_%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
-				   name);
-	if (!rdev->stats || !rdev->uet_stats || !rdev->wq) {
-		err = -ENOMEM;
-		goto err_dealloc;
-	}
-	err = rue_cc_dev_init(rdev);
-	if (err)
-		goto err_dealloc;
-
-	ibdev->node_type = RDMA_NODE_IB_CA;
-	ibdev->phys_port_cnt = 1;
-	ibdev->num_comp_vectors = num_possible_cpus();
-	ibdev->local_dma_lkey = 0;
-	strscpy(ibdev->node_desc, "rue", sizeof(ibdev->node_desc));
-	/*
-	 * The core leaves these write() commands off unless asked: librue
-	 * uses the first two, without work requests, as doorbells.
-	 */
-	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
-				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
-				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
-	rue_dev_init_guid(rdev);
-	ib_set_device_ops(ibdev, &rue_device_ops);
-	rue_verbs_set_ops(ibdev);
-	rue_ah_set_ops(ibdev);
-	rue_cq_set_ops(ibdev);
-	rue_mr_set_ops(ibdev);
-	rue_qp_set_ops(ibdev);
-	rue_stats_set_ops(ibdev);
-
-	err = ib_device_set_netdev(ibdev, ndev, 1);
-	if (err)
-		goto err_dealloc;
-
-	mutex_lock(&rue_dev_mutex);
-	if (rue_dev_from_netdev(ndev)) {
-		mutex_unlock(&rue_dev_mutex);
-		pr_info("%s: %s already has a rue device\n", name, ndev->name);
-		err = -EEXIST;
-		goto err_dealloc;
-	}
-	err = rue_dev_attach(rdev);
-	mutex_unlock(&rue_dev_mutex);
-	if (err) {
-		if (err == -EADDRINUSE)
-			pr_info("%s: UDP port in use in the namespace of %s (is rdma_rxe loaded?)\n",
-				name, ndev->name);
-		goto err_dealloc;
-	}
-
-	/* No DMA device: consumers use virtual addresses (ib_uses_virt_dma). */
-	err = ib_register_device(ibdev, name, NULL);
-	if (err) {
-		pr_info("%s: registration failed: %d\n", name, err);
-		goto err_dealloc;
-	}
-
-	if (!rue_dev_confirm(rdev)) {
-		pr_info("%s: %s went away during creation\n", name, ndev->name);
-		ib_unregister_device(ibdev);
-		return -ENODEV;
-	}
-
-	pr_debug("device %s created on %s\n", name, ndev->name);
-	if (rue_dev_port_state(rdev) == IB_PORT_ACTIVE) {
-		struct ib_event ev = {
-			.device = ibdev,
-			.element.port_num = 1,
-			.event = IB_EVENT_PORT_ACTIVE,
-		};
-
-		ib_dispatch_event(&ev);
-	}
-	return 0;
-
-err_dealloc:
-	ib_dealloc_device(ibdev);
-	return err;
-}
-
-static struct rdma_link_ops rue_link_ops = {
-	.type = "rue",
-	.newlink = rue_newlink,
-};
-
-MODULE_ALIAS_RDMA_LINK("rue");
-
-/* ------------------------------------------------------------------ */
-/* Following the netdev                                                */
-
-static void rue_dev_port_event(struct rue_dev *rdev, enum ib_event_type type)
-{
-	struct ib_event ev = {
-		.device = &rdev->ibdev,
-		.element.port_num = 1,
-		.event = type,
-	};
-
-	ib_dispatch_event(&ev);
-}
-
-static int rue_netdev_event(struct notifier_block *nb, unsigned long event,
-			    void *ptr)
-{
-	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
-	struct rue_dev *rdev;
-
 	ASSERT_RTNL();
-
 	mutex_lock(&rue_dev_mutex);
-	rdev = rue_dev_from_netdev(ndev);
-	if (!rdev) {
-		mutex_unlock(&rue_dev_mutex);
-		return NOTIFY_DONE;
-	}
-
-	switch (event) {
-	case NETDEV_UNREGISTER:
-		rue_dev_detach(rdev);
-		/*
-		 * A device that is not live is still in newlink(), whose
-		 * confirmation sees the detach and unwinds.
-		 */
-		if (rdev->live)
-			ib_unregister_device_queued(&rdev->ibdev);
-		break;
-	case NETDEV_UP:
-	case NETDEV_DOWN:
-	case NETDEV_CHANGE:
-		if (rdev->live)
-			rue_dev_port_event(rdev,
-					   rue_dev_port_state(rdev) == IB_PORT_ACTIVE ?
-					   IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
-		break;
-	default:
-		break;
-	}
+	rue_dev_detach(rdev);
+	if (xa_load(&rue_devs, rdev->ibdev.index) == rdev)
+		xa_erase(&rue_devs, rdev->ibdev.index);
 	mutex_unlock(&rue_dev_mutex);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block rue_netdev_notifier = {
-	.notifier_call = rue_netdev_event,
-};
-
-/* ------------------------------------------------------------------ */
-
-int rue_dev_init(void)
-{
-	int err;
-
-	err = register_netdevice_notifier(&rue_netdev_notifier);
-	if (err)
-		return err;
-	rdma_link_register(&rue_link_ops);
-	return 0;
 }
 
 /*
- * Unload: no new links (rdma_link_unregister waits for newlink calls in
- * progress), then unregister every device.  A device whose unregistration
+ * Module unload: unregister every device.  A device whose unregistration
  * the notifier queued is unregistered by whichever call comes first; the
- * core serializes them.  Wait until every dealloc_driver has run before
- * the module's code goes away.
+ * core serializes them.
  */
-void rue_dev_exit(void)
+void rue_dev_unregister_all(void)
 {
 	struct rue_dev *rdev;
 	unsigned long index;
-
-	rdma_link_unregister(&rue_link_ops);
 
 	for (;;) {
 		index = 0;
@@ -686,6 +440,4 @@ void rue_dev_exit(void)
 		ib_unregister_device(&rdev->ibdev);
 		put_device(&rdev->ibdev.dev);
 	}
-	wait_event(rue_dev_wq, !atomic_read(&rue_dev_count));
-	unregister_netdevice_notifier(&rue_netdev_notifier);
 }

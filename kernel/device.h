@@ -17,6 +17,8 @@
 #include "txq.h"
 #include "uet_stats.h"
 
+struct rue_transport_ops;
+
 struct rue_dev {
 	struct ib_device ibdev;
 
@@ -50,6 +52,9 @@ struct rue_dev {
 
 	u64 node_guid_host;		/* for netlink, host order */
 
+	/* what its QPs may be (link.c), NULL-terminated */
+	const struct rue_transport_ops *const *transports;
+
 	struct xarray qps;		/* by QPN; RCU lookups on receive */
 	struct xarray mrs;		/* by key >> 8; RCU lookups */
 	struct xarray ahs;		/* user AHs by number */
@@ -80,6 +85,9 @@ static inline struct rue_dev *to_rue_dev(struct ib_device *ibdev)
 #define rue_dbg_dev(rdev, fmt, ...) \
 	ibdev_dbg(&(rdev)->ibdev, "%s: " fmt, __func__, ##__VA_ARGS__)
 
+void rue_dev_lock(void);
+void rue_dev_unlock(void);
+struct rue_dev *rue_dev_from_netdev(const struct net_device *ndev);
 struct rue_dev *rue_dev_from_netdev_rcu(const struct net_device *ndev);
 struct rue_dev *rue_dev_get_by_index(u32 index);
 void rue_dev_put(struct rue_dev *rdev);
@@ -90,7 +98,11 @@ int rue_dev_for_each(unsigned long *cursor, rue_dev_iter_fn fn, void *arg);
 enum ib_port_state rue_dev_port_state(const struct rue_dev *rdev);
 enum ib_mtu rue_dev_active_mtu(const struct rue_dev *rdev);
 
-int rue_dev_init(void);
-void rue_dev_exit(void);
+void rue_dev_set_ops(struct ib_device *ibdev);
+int rue_dev_attach(struct rue_dev *rdev);
+void rue_dev_detach(struct rue_dev *rdev);
+bool rue_dev_confirm(struct rue_dev *rdev);
+void rue_dev_unlist(struct rue_dev *rdev);
+void rue_dev_unregister_all(void);
 
 #endif /* _RUE_DEVICE_H */

@@ -5,9 +5,9 @@
  */
 #include <linux/module.h>
 
-#include "device.h"
 #include "icrc.h"
 #include "job.h"
+#include "link.h"
 #include "loop.h"
 #include "net.h"
 #include "netlink.h"
@@ -36,7 +36,7 @@ static int __init rue_init(void)
 	if (err)
 		goto err_net;
 	/* Last: "rdma link add" can reach us from here on. */
-	err = rue_dev_init();
+	err = rue_link_init();
 	if (err)
 		goto err_netlink;
 
@@ -54,7 +54,7 @@ err_loop:
 
 static void __exit rue_exit(void)
 {
-	rue_dev_exit();
+	rue_link_exit();
 	rue_netlink_exit();
 	rue_net_exit();
 	rue_loop_exit();

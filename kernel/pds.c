@@ -48,6 +48,7 @@
 
 #include "cc.h"
 #include "device.h"
+#include "engine.h"
 #include "pds.h"
 #include "qp.h"
 #include "ses.h"

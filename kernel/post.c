@@ -18,7 +18,9 @@
 #include "ah.h"
 #include "device.h"
 #include "post.h"
+#include "engine.h"
 #include "qp.h"
+#include "transport.h"
 
 static int rue_wr_opcode(enum ib_wr_opcode op, u8 *out)
 {
@@ -131,7 +133,7 @@ static int rue_post_one(struct rue_qp *qp, const struct ib_send_wr *wr,
 	default:
 		break;
 	}
-	if (qp->ibqp.qp_type != IB_QPT_RC) {
+	if (qp->xport->flags & RUE_XPORT_AV_PER_WR) {
 		if (!ud_wr(wr)->ah)
 			return -EINVAL;
 		sqe->remote_addr = (uintptr_t)ud_wr(wr)->ah;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Queue pairs: the object, its state machine, and the transmit engine
- * that runs each QP's requester and responder output.
+ * Queue pairs: the object, and the services the data path uses.
  */
 #ifndef _RUE_QP_H
 #define _RUE_QP_H
@@ -23,6 +22,7 @@ struct rue_cq;
 struct rue_dev;
 struct rue_mr;
 struct rue_srq;
+struct rue_transport_ops;
 
 /* A scatter/gather element after its lkey was checked. */
 struct rue_ksge {
@@ -162,6 +162,7 @@ enum rue_qp_pend_bits {
 struct rue_qp {
 	struct ib_qp ibqp;
 	struct rue_dev *rdev;
+	const struct rue_transport_ops *xport;	/* fixed at creation */
 	refcount_t refcnt;		/* lookups from the receive path */
 	struct completion released;
 	bool user;
@@ -231,10 +232,10 @@ void rue_qp_dbg(const struct rue_qp *qp, const char *func, const char *fmt, ...)
 struct rue_qp * __must_check rue_qp_get(struct rue_dev *rdev, u32 qpn);
 void rue_qp_put(struct rue_qp *qp);
 
-void rue_qp_kick(struct rue_qp *qp);
-void rue_qp_send_list(struct rue_qp *qp, struct sk_buff_head *list);
-void rue_qp_run(struct rue_qp *qp);
-void rue_qp_doorbell(struct rue_qp *qp);
+void rue_qp_init(struct rue_qp *qp, struct rue_dev *rdev,
+		 const struct rue_transport_ops *xport, bool user);
+void rue_qp_set_state(struct rue_qp *qp, enum ib_qp_state state);
+void rue_qp_stop(struct rue_qp *qp);
 void rue_qp_error(struct rue_qp *qp);
 void rue_qp_sq_error(struct rue_qp *qp);
 void rue_qp_flush(struct rue_qp *qp);
@@ -243,7 +244,5 @@ void rue_qp_event(struct rue_qp *qp, enum ib_event_type type);
 void rue_qp_complete(struct rue_qp *qp, struct rue_cq *cq,
 		     struct rue_cqe *cqe, bool solicited);
 void rue_qp_notify(struct rue_qp *qp);
-
-void rue_qp_set_ops(struct ib_device *ibdev);
 
 #endif /* _RUE_QP_H */

@@ -25,6 +25,7 @@
 #include "caps.h"
 #include "cq.h"
 #include "device.h"
+#include "engine.h"
 #include "mr.h"
 #include "pkt.h"
 #include "qp.h"
@@ -403,21 +404,6 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	return true;
 }
 
-/*
- * Whether the transmitter will look at the ring again without a
- * doorbell: yes while an ACK, a timer, a queued run or a poller is due.
- * See RUE_SQ_F_KERNEL_ARMED in the ABI header for the handshake.
- * req.lock held.
- */
-void rue_req_set_armed(struct rue_qp *qp, bool armed)
-{
-	u32 *flags = &qp->req.ring.hdr->flags;
-
-	if (!qp->user)
-		return;
-	WRITE_ONCE(*flags, armed ? RUE_SQ_F_KERNEL_ARMED : 0);
-}
-
 /**
  * rue_req_tx() - build request packets
  * @qp: an RC QP
@@ -446,13 +432,13 @@ int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 				if (test_bit(RUE_TX_POLL, &qp->tx_bits))
 					break;
 				/* Idle: disarm, then look once more. */
-				rue_req_set_armed(qp, false);
+				rue_sq_set_armed(qp, false);
 				/* flags before prod (RUE_SQ_F_KERNEL_ARMED) */
 				smp_mb();
 				if (qp->state == IB_QPS_SQD || !rue_sq_fetch(qp))
 					break;
 			}
-			rue_req_set_armed(qp, true);
+			rue_sq_set_armed(qp, true);
 		}
 		before = skb_queue_len(out);
 		if (!rue_req_step(qp, out))
@@ -460,7 +446,7 @@ int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 		n += skb_queue_len(out) - before;
 	}
 	if (n >= budget)
-		rue_req_set_armed(qp, true);
+		rue_sq_set_armed(qp, true);
 	if (req->bad_prod)
 		*error = true;
 	rue_req_arm_rto(qp, false);

@@ -17,6 +17,5 @@ void rue_req_init(struct rue_qp *qp);
 void rue_req_start(struct rue_qp *qp);
 void rue_req_stop(struct rue_qp *qp);
 void rue_req_resend(struct rue_qp *qp);
-void rue_req_set_armed(struct rue_qp *qp, bool armed);
 
 #endif /* _RUE_RC_REQ_H */

@@ -34,11 +34,9 @@
 #include "pfc.h"
 #include "pkt.h"
 #include "qp.h"
-#include "rc_req.h"
-#include "rc_resp.h"
 #include "recv.h"
 #include "stats.h"
-#include "ud.h"
+#include "transport.h"
 #include "uet_stats.h"
 
 /* Traffic to a local address comes in through lo: find its owner. */
@@ -154,37 +152,6 @@ static bool rue_recv_icrc_ok(const struct rue_pkt *pkt)
 	       le32_to_cpu(wire);
 }
 
-/* An RC QP takes packets only from its peer (IBTA 9.6.1.5 for RoCE). */
-static bool rue_recv_from_peer(const struct rue_qp *qp,
-			       const struct rue_pkt *pkt)
-{
-	return ipv6_addr_equal(&pkt->saddr, &qp->av.daddr) &&
-	       ipv6_addr_equal(&pkt->daddr, &qp->av.saddr);
-}
-
-static void rue_recv_rc(struct rue_qp *qp, struct rue_pkt *pkt)
-{
-	struct sk_buff_head out;
-	bool error = false, event = false, run;
-
-	/* congestion experienced: tell the sender (cc.c) */
-	if (unlikely(INET_ECN_is_ce(pkt->tos)) && !pkt->local)
-		rue_cc_ce_rcv(qp, pkt);
-	__skb_queue_head_init(&out);
-	if (pkt->mask & RUE_OPM_REQ)
-		run = rue_resp_rcv(qp, pkt, &out, &error, &event);
-	else
-		run = rue_req_rcv(qp, pkt, &error);
-	rue_qp_send_list(qp, &out);
-	rue_qp_notify(qp);
-	if (event)
-		rue_qp_event(qp, IB_EVENT_COMM_EST);
-	if (error)
-		rue_qp_error(qp);
-	else if (run)
-		rue_qp_run(qp);
-}
-
 /* Hand a checked packet to its QP. */
 static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 {
@@ -200,20 +167,11 @@ static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 		rue_stat_inc(rdev, RUE_STAT_RX_DROP_QP);
 		return;
 	}
-	if (pkt->mask & RUE_OPM_RC) {
-		if (qp->ibqp.qp_type != IB_QPT_RC)
-			rue_stat_inc(rdev, RUE_STAT_RX_DROP_OPCODE);
-		else if (!rue_recv_from_peer(qp, pkt))
-			rue_stat_inc(rdev, RUE_STAT_RX_DROP_QP);
-		else
-			rue_recv_rc(qp, pkt);
-	} else if (qp->ibqp.qp_type == IB_QPT_UD ||
-		   qp->ibqp.qp_type == IB_QPT_GSI) {
-		rue_ud_rcv(qp, pkt);
-		rue_qp_notify(qp);
-	} else {
+	/* an opcode of another transport than the QP's (RC, UD) */
+	if (pkt->mask & qp->xport->rx_opm)
+		qp->xport->rcv(qp, pkt);
+	else
 		rue_stat_inc(rdev, RUE_STAT_RX_DROP_OPCODE);
-	}
 	rue_qp_put(qp);
 }
 

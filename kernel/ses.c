@@ -36,6 +36,7 @@
 
 #include "cq.h"
 #include "device.h"
+#include "job.h"
 #include "mr.h"
 #include "pds.h"
 #include "qp.h"
@@ -44,6 +45,7 @@
 #include "sgl.h"
 #include "sq.h"
 #include "stats.h"
+#include "transport.h"
 #include "uet.h"
 #include "xmit.h"
 
@@ -77,26 +79,34 @@ static struct rue_ses_cb *rue_ses_cb(struct sk_buff *skb)
 }
 
 /* ------------------------------------------------------------------ */
-/* QPs                                                                 */
+/* QPs: the UET transport's object hooks                               */
 
-/**
- * rue_ses_qp_create() - the UET part of a new QP
- * @qp: an IB_QPT_DRIVER QP being created
- * @cmd: its create command, RUE_CREATE_QP_CMD_UET set
- *
- * The caller has checked the job grant.  Publishes the QP's PIDonFEP
- * last: from then on targets find it.
+/*
+ * The UET part of a new QP: its job (only one an administrator granted
+ * its creator, job.c) and its endpoint, a PIDonFEP reserved here and
+ * published last (rue_ses_qp_publish()): from then on targets find it.
  */
-int rue_ses_qp_create(struct rue_qp *qp, const struct rue_create_qp_cmd *cmd)
+static int rue_ses_qp_create(struct rue_qp *qp,
+			     const struct rue_create_qp_cmd *cmd, bool user)
 {
+	const u64 uet = RUE_CREATE_QP_CMD_DRIVER | RUE_CREATE_QP_CMD_UET;
 	struct rue_uet_dev *u = &qp->rdev->uet;
 	u32 pid;
 	int err;
 
-	if (cmd->uet_mode > RUE_UET_MODE_ROD ||
-	    cmd->uet_resource_index > RUE_SES_12BIT_MASK ||
-	    cmd->uet_job_id > RUE_SES_JOB_MASK)
+	/* UET QPs are for user space, made through ruedv_create_qp() */
+	if (!user || cmd->comp_mask != uet)
+		return -EOPNOTSUPP;
+	if (cmd->uet_job_id > RUE_SES_JOB_MASK)
 		return -EINVAL;
+	err = rue_job_bind(qp->rdev, cmd->uet_job_id);
+	if (err)
+		return err;
+	if (cmd->uet_mode > RUE_UET_MODE_ROD ||
+	    cmd->uet_resource_index > RUE_SES_12BIT_MASK) {
+		err = -EINVAL;
+		goto err_job;
+	}
 	qp->uet.job = cmd->uet_job_id;
 	qp->uet.mode = cmd->uet_mode;
 	qp->uet.entropy = max_t(u8, cmd->uet_entropy, 1);
@@ -106,24 +116,46 @@ int rue_ses_qp_create(struct rue_qp *qp, const struct rue_create_qp_cmd *cmd)
 	err = xa_alloc_cyclic_bh(&u->eps, &pid, NULL,
 				 XA_LIMIT(1, RUE_SES_12BIT_MASK), &u->pid_next,
 				 GFP_KERNEL);
-	if (err < 0)
-		return err == -EBUSY ? -ENOSPC : err;
+	if (err < 0) {
+		err = err == -EBUSY ? -ENOSPC : err;
+		goto err_job;
+	}
 	qp->uet.pid = pid;
 	qp->uet.addr = RUE_UET_ADDR(pid, qp->uet.ri);
 	return 0;
+
+err_job:
+	rue_job_unbind(qp->rdev, cmd->uet_job_id);
+	return err;
+}
+
+static void rue_ses_qp_user_resp(const struct rue_qp *qp,
+				 struct rue_create_qp_resp *resp)
+{
+	resp->comp_mask |= RUE_CREATE_QP_RESP_UET;
+	resp->uet_addr = qp->uet.addr;
+	resp->uet_job_id = qp->uet.job;
 }
 
 /* Publish: targets find the QP from now on. */
-void rue_ses_qp_publish(struct rue_qp *qp)
+static void rue_ses_qp_publish(struct rue_qp *qp)
 {
 	xa_store_bh(&qp->rdev->uet.eps, qp->uet.pid, qp, GFP_KERNEL);
 }
 
-/**
- * rue_ses_qp_drop_pdcs() - forget every initiator PDC of a QP
- * @qp: a UET QP, req.lock held; its WQEs are about to be flushed
+/*
+ * Targets no longer find the QP once a grace period has passed.  Its
+ * PIDonFEP stays reserved (storing NULL in an allocating xarray keeps
+ * the index) until rue_ses_qp_free(): no new QP takes it while packets
+ * for this one may still be in flight here.
  */
-void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
+static void rue_ses_qp_unpublish(struct rue_qp *qp)
+{
+	xa_store_bh(&qp->rdev->uet.eps, qp->uet.pid, NULL, GFP_KERNEL);
+}
+
+/* Forget every initiator PDC of a QP; req.lock held. */
+static void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
 {
 	struct hlist_node *tmp;
 	struct rue_pdc *pdc;
@@ -134,20 +166,13 @@ void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
 		rue_pdc_ini_drop(pdc);
 }
 
-/* Targets no longer find the QP once a grace period has passed. */
-void rue_ses_qp_unpublish(struct rue_qp *qp)
-{
-	xa_erase_bh(&qp->rdev->uet.eps, qp->uet.pid);
-}
-
-/**
- * rue_ses_qp_destroy() - drop the PDCs of a QP being destroyed
- * @qp: the QP, unpublished and in the error state (no PDC is made)
- *
- * After this no PDC timer or ACK finds the QP: they look it up through
- * its PDCs under RCU, and this waits for a grace period.
+/*
+ * Drop the PDCs of a QP being destroyed (unpublished and in the error
+ * state: no PDC is made).  After this no PDC timer or ACK finds the QP:
+ * they look it up through its PDCs under RCU, and this waits for a grace
+ * period.
  */
-void rue_ses_qp_destroy(struct rue_qp *qp)
+static void rue_ses_qp_destroy(struct rue_qp *qp)
 {
 	spin_lock_bh(&qp->req.lock);
 	rue_ses_qp_drop_pdcs(qp);
@@ -156,9 +181,15 @@ void rue_ses_qp_destroy(struct rue_qp *qp)
 }
 
 /* After the last reference is gone: target state naming the QP. */
-void rue_ses_qp_gone(struct rue_qp *qp)
+static void rue_ses_qp_release(struct rue_qp *qp)
 {
 	rue_pds_tgt_qp_gone(qp->rdev, qp);
+}
+
+static void rue_ses_qp_free(struct rue_qp *qp)
+{
+	xa_erase_bh(&qp->rdev->uet.eps, qp->uet.pid);
+	rue_job_unbind(qp->rdev, qp->uet.job);
 }
 
 /* ------------------------------------------------------------------ */
@@ -420,14 +451,8 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 	return n;
 }
 
-/**
- * rue_ses_tx() - the transmit engine of a UET QP
- * @qp: the QP
- * @budget: at most this many packets
- *
- * Return: packets sent.
- */
-int rue_ses_tx(struct rue_qp *qp, int budget)
+/* The transport's tx: resends first, then new packets; packets sent. */
+static int rue_ses_tx(struct rue_qp *qp, int budget)
 {
 	struct rue_req *req = &qp->req;
 	struct sk_buff_head out;
@@ -826,3 +851,60 @@ error:
 	rsp->ri_job = ses->ri_job;
 	return RUE_PDS_NEXT_RSP;
 }
+
+/* ------------------------------------------------------------------ */
+/* The UET transport                                                   */
+
+/*
+ * UET QPs go RESET, INIT, RTR, RTS like UD QPs (and EFA's SRD QPs), but
+ * need no attribute on the way: they have no path, peer or Q_Key.
+ */
+static bool rue_ses_modify_ok(enum ib_qp_state cur, enum ib_qp_state next,
+			      int mask)
+{
+	const int allowed = IB_QP_STATE | IB_QP_CUR_STATE | IB_QP_PORT |
+			    IB_QP_PKEY_INDEX | IB_QP_QKEY | IB_QP_SQ_PSN;
+
+	if (mask & ~allowed)
+		return false;
+	if (next == IB_QPS_RESET || next == IB_QPS_ERR)
+		return true;
+	switch (cur) {
+	case IB_QPS_RESET:
+		return next == IB_QPS_INIT;
+	case IB_QPS_INIT:
+		return next == IB_QPS_INIT || next == IB_QPS_RTR;
+	case IB_QPS_RTR:
+		return next == IB_QPS_RTS;
+	case IB_QPS_RTS:
+		return next == IB_QPS_RTS;
+	default:
+		return false;
+	}
+}
+
+static bool rue_ses_op_valid(const struct rue_qp *qp, u8 op)
+{
+	return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM ||
+	       op == RUE_WR_RDMA_WRITE || op == RUE_WR_RDMA_WRITE_WITH_IMM ||
+	       op == RUE_WR_RDMA_READ;
+}
+
+const struct rue_transport_ops rue_uet_transport = {
+	.name = "uet",
+	.qp_types = RUE_QPT_DRIVER_BIT,
+	.driver_qpt = RUE_DRIVER_QPT_UET,
+	.flags = RUE_XPORT_AV_PER_WR,
+	.create = rue_ses_qp_create,
+	.user_resp = rue_ses_qp_user_resp,
+	.publish = rue_ses_qp_publish,
+	.unpublish = rue_ses_qp_unpublish,
+	.destroy = rue_ses_qp_destroy,
+	.release = rue_ses_qp_release,
+	.free = rue_ses_qp_free,
+	.modify_ok = rue_ses_modify_ok,
+	.drop_peers = rue_ses_qp_drop_pdcs,
+	.op_valid = rue_ses_op_valid,
+	.check_wqe = rue_sq_wqe_av,
+	.tx = rue_ses_tx,
+};

@@ -30,13 +30,7 @@ struct rue_uet_qp {
 	DECLARE_HASHTABLE(pdcs, 4);	/* initiator PDCs by peer; req.lock */
 };
 
-int rue_ses_qp_create(struct rue_qp *qp, const struct rue_create_qp_cmd *cmd);
-void rue_ses_qp_publish(struct rue_qp *qp);
-void rue_ses_qp_unpublish(struct rue_qp *qp);
-void rue_ses_qp_destroy(struct rue_qp *qp);
-void rue_ses_qp_gone(struct rue_qp *qp);
-void rue_ses_qp_drop_pdcs(struct rue_qp *qp);
-int rue_ses_tx(struct rue_qp *qp, int budget);
+extern const struct rue_transport_ops rue_uet_transport;
 
 struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
 			      const struct rue_pds_tx *tx, u32 psn, bool ar,

@@ -21,6 +21,7 @@
 #include "qp.h"
 #include "sgl.h"
 #include "sq.h"
+#include "transport.h"
 
 /* The producer index, or the tail when it cannot be believed. */
 static bool rue_sq_prod(struct rue_qp *qp, u32 *prod)
@@ -40,40 +41,6 @@ bool rue_sq_more(struct rue_qp *qp)
 
 	return qp->req.head != qp->req.cur + 1 ||
 	       (rue_sq_prod(qp, &prod) && prod != qp->req.head);
-}
-
-static bool rue_op_valid(const struct rue_qp *qp, u8 op)
-{
-	switch (qp->ibqp.qp_type) {
-	case IB_QPT_RC:
-		switch (op) {
-		case RUE_WR_RDMA_WRITE:
-		case RUE_WR_RDMA_WRITE_WITH_IMM:
-		case RUE_WR_SEND:
-		case RUE_WR_SEND_WITH_IMM:
-		case RUE_WR_RDMA_READ:
-		case RUE_WR_ATOMIC_CMP_AND_SWP:
-		case RUE_WR_ATOMIC_FETCH_AND_ADD:
-		case RUE_WR_LOCAL_INV:
-		case RUE_WR_SEND_WITH_INV:
-			return true;
-		case RUE_WR_REG_MR:
-			return !qp->user;
-		default:
-			return false;
-		}
-	case IB_QPT_UD:
-	case IB_QPT_GSI:
-		return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM;
-	case IB_QPT_DRIVER:
-		/* UET (ses.c) */
-		return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM ||
-		       op == RUE_WR_RDMA_WRITE ||
-		       op == RUE_WR_RDMA_WRITE_WITH_IMM ||
-		       op == RUE_WR_RDMA_READ;
-	default:
-		return false;
-	}
 }
 
 static bool rue_op_writes_local(u8 op)
@@ -110,12 +77,33 @@ static u8 rue_sq_check_sges(struct rue_qp *qp, struct rue_swqe *w,
 	return IB_WC_SUCCESS;
 }
 
+/**
+ * rue_sq_wqe_av() - the address vector of a WQE that names its peer
+ * @qp: a QP whose transport sends each WQE to an AH, req.lock held
+ * @w: the WQE being fetched
+ *
+ * User QPs name the AH by its number, kernel QPs pass the AH itself
+ * (post.c).
+ *
+ * Return: an IB_WC_* status.
+ */
+u8 rue_sq_wqe_av(struct rue_qp *qp, struct rue_swqe *w)
+{
+	if (!qp->user) {
+		w->av = to_rue_ah((struct ib_ah *)(uintptr_t)w->sqe.remote_addr)->av;
+		return IB_WC_SUCCESS;
+	}
+	if (rue_ah_lookup_av(qp->rdev, qp->ibqp.pd, w->sqe.ah, &w->av))
+		return IB_WC_LOC_QP_OP_ERR;
+	return IB_WC_SUCCESS;
+}
+
 static u8 rue_sq_check(struct rue_qp *qp, struct rue_swqe *w, const void *slot)
 {
 	const struct rue_sqe *sqe = &w->sqe;
 	u8 status;
 
-	if (!rue_op_valid(qp, sqe->opcode))
+	if (!qp->xport->op_valid(qp, sqe->opcode))
 		return IB_WC_LOC_QP_OP_ERR;
 
 	if (sqe->opcode == RUE_WR_LOCAL_INV || sqe->opcode == RUE_WR_REG_MR) {
@@ -146,19 +134,8 @@ static u8 rue_sq_check(struct rue_qp *qp, struct rue_swqe *w, const void *slot)
 		break;
 	}
 
-	if (qp->ibqp.qp_type != IB_QPT_RC) {
-		/* A datagram is one packet of at most the port's MTU. */
-		if (qp->ibqp.qp_type != IB_QPT_DRIVER && w->sqe.length >
-		    ib_mtu_enum_to_int(rue_dev_active_mtu(qp->rdev)))
-			return IB_WC_LOC_LEN_ERR;
-		if (qp->user) {
-			if (rue_ah_lookup_av(qp->rdev, qp->ibqp.pd, sqe->ah, &w->av))
-				return IB_WC_LOC_QP_OP_ERR;
-		} else {
-			/* Kernel QPs pass the AH itself (post.c). */
-			w->av = to_rue_ah((struct ib_ah *)(uintptr_t)sqe->remote_addr)->av;
-		}
-	}
+	if (qp->xport->check_wqe)
+		return qp->xport->check_wqe(qp, w);
 	return IB_WC_SUCCESS;
 }
 
@@ -194,6 +171,21 @@ bool rue_sq_fetch(struct rue_qp *qp)
 	WRITE_ONCE(req->last_small, w->sqe.length <= qp->mtu);
 	req->head++;
 	return true;
+}
+
+/*
+ * Whether the transmitter will look at the ring again without a
+ * doorbell: yes while an ACK, a timer, a queued run or a poller is due.
+ * See RUE_SQ_F_KERNEL_ARMED in the ABI header for the handshake.
+ * req.lock held.
+ */
+void rue_sq_set_armed(struct rue_qp *qp, bool armed)
+{
+	u32 *flags = &qp->req.ring.hdr->flags;
+
+	if (!qp->user)
+		return;
+	WRITE_ONCE(*flags, armed ? RUE_SQ_F_KERNEL_ARMED : 0);
 }
 
 static u8 rue_wc_opcode(u8 op)

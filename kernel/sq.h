@@ -16,6 +16,8 @@ bool rue_sq_retire(struct rue_qp *qp);
 void rue_sq_retire_all(struct rue_qp *qp);
 void rue_sq_flush(struct rue_qp *qp);
 void rue_sq_reset(struct rue_qp *qp);
+void rue_sq_set_armed(struct rue_qp *qp, bool armed);
+u8 rue_sq_wqe_av(struct rue_qp *qp, struct rue_swqe *w);
 void rue_swqe_release(struct rue_qp *qp, struct rue_swqe *w);
 
 #endif /* _RUE_SQ_H */

@@ -54,6 +54,7 @@
 #include <net/sock.h>
 
 #include "device.h"
+#include "engine.h"
 #include "qp.h"
 #include "stats.h"
 #include "txq.h"

@@ -27,6 +27,7 @@
 #include "sgl.h"
 #include "sq.h"
 #include "stats.h"
+#include "transport.h"
 #include "ud.h"
 #include "xmit.h"
 
@@ -84,18 +85,12 @@ static __be16 rue_ud_sport(struct rue_qp *qp, const struct rue_av *av, u32 rqpn)
 	return cpu_to_be16(rdma_get_udp_sport(fl, lqpn, rqpn));
 }
 
-/**
- * rue_ud_tx() - send UD WQEs
- * @qp: a UD or GSI QP
- * @budget: at most this many packets
- * @out: built packets with the address vector of each in the skb
- * @error: set when a WQE completed in error
- *
- * UD packets go to different destinations, so unlike RC they are sent
- * here, one by one, with req.lock dropped around each send.
+/*
+ * Send UD WQEs: at most @budget packets; set *@error when a WQE completed
+ * in error.  UD packets go to different destinations, so unlike RC they
+ * are sent here, one by one, with req.lock dropped around each send.
  */
-int rue_ud_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
-	      bool *error)
+static int rue_ud_send(struct rue_qp *qp, int budget, bool *error)
 {
 	struct rue_req *req = &qp->req;
 	struct sk_buff *skb;
@@ -189,12 +184,8 @@ static int rue_ud_place_grh(struct rue_qp *qp, struct rue_pkt *pkt,
 	return rue_sgl_from_buf(sg, nsge, 0, grh, sizeof(grh));
 }
 
-/**
- * rue_ud_rcv() - deliver a datagram to a UD or GSI QP
- * @qp: the destination QP (referenced)
- * @pkt: the checked packet
- */
-void rue_ud_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
+/* Deliver a datagram to a UD or GSI QP (referenced); the packet is checked. */
+static void rue_ud_deliver(struct rue_qp *qp, struct rue_pkt *pkt)
 {
 	const struct rue_deth *deth = rue_pkt_deth(pkt);
 	struct rue_resp *resp = &qp->resp;
@@ -240,3 +231,54 @@ void rue_ud_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
 out:
 	spin_unlock_bh(&resp->lock);
 }
+
+static int rue_ud_tx(struct rue_qp *qp, int budget)
+{
+	bool error = false;
+	int n;
+
+	local_bh_disable();
+	n = rue_ud_send(qp, budget, &error);
+	local_bh_enable();
+	if (error)
+		rue_qp_sq_error(qp);
+	return n;
+}
+
+static void rue_ud_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	rue_ud_deliver(qp, pkt);
+	rue_qp_notify(qp);
+}
+
+static void rue_ud_enter(struct rue_qp *qp, enum ib_qp_state state)
+{
+	/* RTR to RTS: send from sq_psn (a UD PSN only numbers packets) */
+	if (state == IB_QPS_RTS && qp->state == IB_QPS_RTR)
+		qp->req.psn = qp->attr.sq_psn & RUE_BTH_PSN_MASK;
+}
+
+static bool rue_ud_op_valid(const struct rue_qp *qp, u8 op)
+{
+	return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM;
+}
+
+/* A datagram is one packet of at most the port's MTU, to its AH. */
+static u8 rue_ud_check_wqe(struct rue_qp *qp, struct rue_swqe *w)
+{
+	if (w->sqe.length > ib_mtu_enum_to_int(rue_dev_active_mtu(qp->rdev)))
+		return IB_WC_LOC_LEN_ERR;
+	return rue_sq_wqe_av(qp, w);
+}
+
+const struct rue_transport_ops rue_ud_transport = {
+	.name = "ud",
+	.qp_types = BIT(IB_QPT_UD) | BIT(IB_QPT_GSI),
+	.flags = RUE_XPORT_AV_PER_WR,
+	.rx_opm = RUE_OPM_UD,
+	.enter = rue_ud_enter,
+	.op_valid = rue_ud_op_valid,
+	.check_wqe = rue_ud_check_wqe,
+	.tx = rue_ud_tx,
+	.rcv = rue_ud_rcv,
+};
