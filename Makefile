@@ -18,7 +18,7 @@ DESTDIR ?=
 
 RUE_VERSION := $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
 KVERS := $(if $(KVER),$(KVER),$(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build))))
-KSRC := $(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h) $(TOP)/kernel/Kbuild \
+KSRC := $(shell find $(TOP)/kernel -name '*.[ch]') $(TOP)/kernel/Kbuild \
 	$(wildcard $(TOP)/uapi/*/*.h)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -36,15 +36,15 @@ deps:
 # ---------------------------------------------------------------------
 # Kernel module, one out-of-tree build directory per kernel: Kbuild has
 # no separate object directory for external modules before 6.13, so each
-# directory holds links to the sources.
+# directory holds links to the sources, folder by folder.
 
 module: $(foreach k,$(KVERS),$(BUILD)/kernel/$(k)/rue.ko $(BUILD)/kernel/$(k)/modroot.stamp)
 
 $(BUILD)/kernel/%/rue.ko: $(KSRC)
 	@mkdir -p $(@D)
-	@for f in $(TOP)/kernel/*.c $(TOP)/kernel/*.h $(TOP)/kernel/Kbuild; do \
-		ln -sf $$f $(@D)/; done
-	@find $(@D) -maxdepth 1 -xtype l -delete
+	@cd $(TOP)/kernel && for f in Kbuild $$(find . -name '*.[ch]'); do \
+		mkdir -p $(@D)/$$(dirname $$f) && ln -sf $(TOP)/kernel/$$f $(@D)/$$f; done
+	@find $(@D) -path $(@D)/modroot -prune -o -xtype l -print | xargs -r rm -f
 	$(MAKE) -C /lib/modules/$*/build M=$(@D) W=1 \
 		RUE_UAPI=$(TOP)/uapi RUE_VERSION=$(RUE_VERSION) \
 		KCFLAGS="-Werror" modules
