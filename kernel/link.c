@@ -15,22 +15,22 @@
 #include <rdma/rdma_netlink.h>
 #include <rdma/rue-abi.h>
 
-#include "ah.h"
-#include "cc.h"
-#include "cq.h"
-#include "device.h"
-#include "job.h"
 #include "link.h"
-#include "mr.h"
-#include "pds.h"
-#include "pfc.h"
-#include "qp_verbs.h"
-#include "rc.h"
-#include "ses.h"
-#include "stats.h"
-#include "txq.h"
-#include "ud.h"
-#include "verbs.h"
+#include "cc/cc.h"
+#include "core/ah.h"
+#include "core/cq.h"
+#include "core/device.h"
+#include "core/mr.h"
+#include "core/qp_verbs.h"
+#include "core/stats.h"
+#include "core/verbs.h"
+#include "net/pfc.h"
+#include "net/txq.h"
+#include "roce/rc.h"
+#include "roce/ud.h"
+#include "uet/job.h"
+#include "uet/pds.h"
+#include "uet/ses.h"
 
 /* What QPs of a rue device may be, by type (transport.h). */
 static const struct rue_transport_ops *const rue_transports[] = {

@@ -5,13 +5,13 @@
  */
 #include <linux/module.h>
 
-#include "icrc.h"
-#include "job.h"
 #include "link.h"
-#include "loop.h"
-#include "net.h"
-#include "netlink.h"
-#include "stats.h"
+#include "core/netlink.h"
+#include "core/stats.h"
+#include "net/loop.h"
+#include "net/net.h"
+#include "roce/icrc.h"
+#include "uet/job.h"
 
 static int __init rue_init(void)
 {

@@ -36,16 +36,16 @@
 #include <linux/rue_netlink.h>
 #include <net/inet_ecn.h>
 
-#include "ah.h"
 #include "cc.h"
-#include "device.h"
-#include "pkt.h"
-#include "engine.h"
-#include "qp.h"
-#include "roce.h"
-#include "stats.h"
-#include "transport.h"
-#include "xmit.h"
+#include "core/ah.h"
+#include "core/device.h"
+#include "core/engine.h"
+#include "core/qp.h"
+#include "core/stats.h"
+#include "core/transport.h"
+#include "net/xmit.h"
+#include "roce/pkt.h"
+#include "roce/roce.h"
 
 /* What a paced QP may send ahead of its rate: timer and wakeup latency. */
 #define RUE_CC_SLACK_NS		(50 * NSEC_PER_USEC)

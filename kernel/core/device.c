@@ -42,9 +42,9 @@
 
 #include "caps.h"
 #include "device.h"
-#include "net.h"
-#include "pfc.h"
-#include "txq.h"
+#include "net/net.h"
+#include "net/pfc.h"
+#include "net/txq.h"
 
 static DEFINE_MUTEX(rue_dev_mutex);
 static DEFINE_XARRAY(rue_devs);		/* by ib_device index */

@@ -9,13 +9,13 @@
 #include <linux/rculist.h>
 #include <rdma/ib_verbs.h>
 
-#include "cc.h"
-#include "job.h"
-#include "pds.h"
-#include "pfc.h"
 #include "stats.h"
-#include "txq.h"
-#include "uet_stats.h"
+#include "cc/cc.h"
+#include "net/pfc.h"
+#include "net/txq.h"
+#include "uet/job.h"
+#include "uet/pds.h"
+#include "uet/uet_stats.h"
 
 struct rue_transport_ops;
 

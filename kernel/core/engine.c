@@ -15,13 +15,13 @@
 #include <linux/moduleparam.h>
 #include <linux/sched/stat.h>
 
-#include "cc.h"
 #include "device.h"
 #include "engine.h"
 #include "qp.h"
 #include "sq.h"
 #include "transport.h"
-#include "txq.h"
+#include "cc/cc.h"
+#include "net/txq.h"
 
 #define RUE_TX_BUDGET		64	/* packets per inline run */
 #define RUE_TX_BUDGET_WORK	256	/* per run from the workqueue */

@@ -8,15 +8,15 @@
 #include <rdma/ib_cache.h>
 #include <linux/rue_netlink.h>
 
-#include "cc.h"
 #include "device.h"
-#include "job.h"
-#include "pfc.h"
-#include "qp.h"
 #include "netlink.h"
-#include "pds.h"
-#include "txq.h"
-#include "uet_stats.h"
+#include "qp.h"
+#include "cc/cc.h"
+#include "net/pfc.h"
+#include "net/txq.h"
+#include "uet/job.h"
+#include "uet/pds.h"
+#include "uet/uet_stats.h"
 
 static struct genl_family rue_genl_family;
 

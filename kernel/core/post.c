@@ -17,8 +17,8 @@
 
 #include "ah.h"
 #include "device.h"
-#include "post.h"
 #include "engine.h"
+#include "post.h"
 #include "qp.h"
 #include "transport.h"
 

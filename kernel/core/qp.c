@@ -19,7 +19,6 @@
  * core frees the memory right after we return), stops timers and work,
  * and waits for the last reference (qp_verbs.c).
  */
-#include "cc.h"
 #include "cq.h"
 #include "device.h"
 #include "qp.h"
@@ -27,6 +26,7 @@
 #include "sq.h"
 #include "stats.h"
 #include "transport.h"
+#include "cc/cc.h"
 
 struct rue_qp *rue_qp_get(struct rue_dev *rdev, u32 qpn)
 {

@@ -13,10 +13,10 @@
 #include <rdma/ib_verbs.h>
 
 #include "ah.h"
-#include "cc.h"
 #include "queue.h"
 #include "rq.h"
-#include "ses.h"
+#include "cc/cc.h"
+#include "uet/ses.h"
 
 struct rue_cq;
 struct rue_dev;

@@ -10,19 +10,18 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "caps.h"
-#include "cc.h"
 #include "cq.h"
 #include "device.h"
 #include "engine.h"
 #include "post.h"
 #include "qp.h"
 #include "qp_verbs.h"
-#include "roce.h"
 #include "rq.h"
 #include "sq.h"
 #include "transport.h"
-#include "txq.h"
 #include "verbs.h"
+#include "cc/cc.h"
+#include "roce/roce.h"
 
 /* ------------------------------------------------------------------ */
 /* Creation                                                            */

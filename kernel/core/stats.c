@@ -6,10 +6,10 @@
 #include <net/netlink.h>
 #include <rdma/ib_verbs.h>
 
-#include "cc.h"
 #include "device.h"
 #include "stats.h"
-#include "txq.h"
+#include "cc/cc.h"
+#include "net/txq.h"
 
 static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_TX_PACKETS].name = "tx_packets",

@@ -25,12 +25,12 @@
 #include <net/ip6_fib.h>
 #include <net/route.h>
 
-#include "ah.h"
-#include "device.h"
 #include "loop.h"
-#include "pkt.h"
-#include "recv.h"
-#include "stats.h"
+#include "core/ah.h"
+#include "core/device.h"
+#include "core/stats.h"
+#include "roce/pkt.h"
+#include "roce/recv.h"
 
 #define RUE_LOOP_BUDGET 256
 

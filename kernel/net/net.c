@@ -18,8 +18,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "net.h"
-#include "recv.h"
-#include "uet.h"
+#include "roce/recv.h"
+#include "uet/uet.h"
 
 struct rue_net {
 	struct mutex lock;		/* users and the sockets */

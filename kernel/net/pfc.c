@@ -38,11 +38,11 @@
 #include <linux/ipv6.h>
 #include <net/dsfield.h>
 
-#include "device.h"
 #include "pfc.h"
-#include "recv.h"
-#include "stats.h"
 #include "txq.h"
+#include "core/device.h"
+#include "core/stats.h"
+#include "roce/recv.h"
 
 #define RUE_PFC_OPCODE		0x0101
 #define RUE_PAUSE_OPCODE	0x0001

@@ -13,7 +13,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-#include "cc.h"
+#include "cc/cc.h"
 
 struct rue_dev;
 

@@ -53,11 +53,11 @@
 #include <net/sch_generic.h>
 #include <net/sock.h>
 
-#include "device.h"
-#include "engine.h"
-#include "qp.h"
-#include "stats.h"
 #include "txq.h"
+#include "core/device.h"
+#include "core/engine.h"
+#include "core/qp.h"
+#include "core/stats.h"
 
 /*
  * About 400 packets of a 1 KiB MTU: well under netdev_max_backlog (1000)

@@ -22,17 +22,17 @@
 #include <net/route.h>
 #include <rdma/ib_verbs.h>
 
-#include "ah.h"
-#include "compat.h"
-#include "device.h"
-#include "icrc.h"
 #include "loop.h"
-#include "pkt.h"
-#include "roce.h"
-#include "stats.h"
 #include "txq.h"
-#include "uet.h"
 #include "xmit.h"
+#include "core/ah.h"
+#include "core/compat.h"
+#include "core/device.h"
+#include "core/stats.h"
+#include "roce/icrc.h"
+#include "roce/pkt.h"
+#include "roce/roce.h"
+#include "uet/uet.h"
 
 #define RUE_HEADROOM (sizeof(struct ipv6hdr) + sizeof(struct udphdr))
 #define RUE_TRAILER (3 + RUE_ICRC_BYTES)	/* pad and ICRC */

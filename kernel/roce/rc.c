@@ -7,18 +7,18 @@
  */
 #include <net/inet_ecn.h>
 
-#include "caps.h"
-#include "cc.h"
-#include "device.h"
-#include "engine.h"
 #include "pkt.h"
-#include "qp.h"
 #include "rc.h"
 #include "rc_req.h"
 #include "rc_resp.h"
-#include "stats.h"
-#include "transport.h"
-#include "xmit.h"
+#include "cc/cc.h"
+#include "core/caps.h"
+#include "core/device.h"
+#include "core/engine.h"
+#include "core/qp.h"
+#include "core/stats.h"
+#include "core/transport.h"
+#include "net/xmit.h"
 
 /*
  * Send what the requester or responder built, in order.  Whether the

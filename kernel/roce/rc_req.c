@@ -22,18 +22,18 @@
  */
 #include <linux/hrtimer.h>
 
-#include "caps.h"
-#include "cq.h"
-#include "device.h"
-#include "engine.h"
-#include "mr.h"
 #include "pkt.h"
-#include "qp.h"
 #include "rc_req.h"
-#include "sgl.h"
-#include "sq.h"
-#include "stats.h"
-#include "xmit.h"
+#include "core/caps.h"
+#include "core/cq.h"
+#include "core/device.h"
+#include "core/engine.h"
+#include "core/mr.h"
+#include "core/qp.h"
+#include "core/sgl.h"
+#include "core/sq.h"
+#include "core/stats.h"
+#include "net/xmit.h"
 
 #define RUE_WINDOW		256	/* unacknowledged packets */
 #define RUE_ACKREQ_EVERY	32

@@ -24,17 +24,17 @@
  * Runs in softirq under resp.lock.  Errors that end the QP are reported
  * to the caller, which moves the QP to the error state after unlocking.
  */
-#include "caps.h"
-#include "cq.h"
-#include "device.h"
-#include "mr.h"
 #include "pkt.h"
-#include "qp.h"
 #include "rc_resp.h"
-#include "rq.h"
-#include "sgl.h"
-#include "stats.h"
-#include "xmit.h"
+#include "core/caps.h"
+#include "core/cq.h"
+#include "core/device.h"
+#include "core/mr.h"
+#include "core/qp.h"
+#include "core/rq.h"
+#include "core/sgl.h"
+#include "core/stats.h"
+#include "net/xmit.h"
 
 static struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear,
 				    u32 psn, u8 syn, unsigned int pad, u8 **hdr)

@@ -25,19 +25,19 @@
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 
-#include "ah.h"
-#include "cc.h"
-#include "device.h"
 #include "icrc.h"
-#include "loop.h"
-#include "pds.h"
-#include "pfc.h"
 #include "pkt.h"
-#include "qp.h"
 #include "recv.h"
-#include "stats.h"
-#include "transport.h"
-#include "uet_stats.h"
+#include "cc/cc.h"
+#include "core/ah.h"
+#include "core/device.h"
+#include "core/qp.h"
+#include "core/stats.h"
+#include "core/transport.h"
+#include "net/loop.h"
+#include "net/pfc.h"
+#include "uet/pds.h"
+#include "uet/uet_stats.h"
 
 /* Traffic to a local address comes in through lo: find its owner. */
 static struct rue_dev *rue_recv_dev_by_addr(struct sk_buff *skb)

@@ -18,18 +18,18 @@
 #include <net/ipv6.h>
 #include <rdma/ib_mad.h>
 
-#include "cc.h"
-#include "cq.h"
-#include "device.h"
 #include "pkt.h"
-#include "qp.h"
-#include "rq.h"
-#include "sgl.h"
-#include "sq.h"
-#include "stats.h"
-#include "transport.h"
 #include "ud.h"
-#include "xmit.h"
+#include "cc/cc.h"
+#include "core/cq.h"
+#include "core/device.h"
+#include "core/qp.h"
+#include "core/rq.h"
+#include "core/sgl.h"
+#include "core/sq.h"
+#include "core/stats.h"
+#include "core/transport.h"
+#include "net/xmit.h"
 
 #define RUE_GRH_BYTES 40
 

@@ -23,8 +23,8 @@
 #include <linux/cred.h>
 #include <linux/slab.h>
 
-#include "device.h"
 #include "job.h"
+#include "core/device.h"
 
 struct rue_job {
 	struct rue_job_grant grant;

@@ -46,16 +46,16 @@
 #include <net/inet_ecn.h>
 #include <rdma/rue-abi.h>
 
-#include "cc.h"
-#include "device.h"
-#include "engine.h"
 #include "pds.h"
-#include "qp.h"
 #include "ses.h"
-#include "stats.h"
 #include "uet.h"
 #include "uet_stats.h"
-#include "xmit.h"
+#include "cc/cc.h"
+#include "core/device.h"
+#include "core/engine.h"
+#include "core/qp.h"
+#include "core/stats.h"
+#include "net/xmit.h"
 
 static unsigned int uet_retries = 7;
 module_param(uet_retries, uint, 0644);

@@ -14,8 +14,8 @@
 #include <linux/xarray.h>
 #include <net/dst_cache.h>
 
-#include "ah.h"
-#include "nscc.h"
+#include "cc/nscc.h"
+#include "core/ah.h"
 
 struct rue_dev;
 struct rue_qp;

@@ -34,20 +34,20 @@
 #include <linux/random.h>
 #include <rdma/rue-abi.h>
 
-#include "cq.h"
-#include "device.h"
 #include "job.h"
-#include "mr.h"
 #include "pds.h"
-#include "qp.h"
-#include "rq.h"
 #include "ses.h"
-#include "sgl.h"
-#include "sq.h"
-#include "stats.h"
-#include "transport.h"
 #include "uet.h"
-#include "xmit.h"
+#include "core/cq.h"
+#include "core/device.h"
+#include "core/mr.h"
+#include "core/qp.h"
+#include "core/rq.h"
+#include "core/sgl.h"
+#include "core/sq.h"
+#include "core/stats.h"
+#include "core/transport.h"
+#include "net/xmit.h"
 
 /* A message being received, in its target PDC's rmsg[]. */
 struct rue_ses_rmsg {

@@ -8,8 +8,8 @@
 #include <linux/bug.h>
 #include <linux/percpu.h>
 
-#include "device.h"
 #include "uet_stats.h"
+#include "core/device.h"
 
 /* The names netlink carries; ruectl prints them as they are. */
 /*
