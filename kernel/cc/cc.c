@@ -448,3 +448,33 @@ void rue_cc_cnp_rcv(struct rue_dev *rdev, const struct rue_pkt *pkt)
 ignored:
 	rue_stat_inc(rdev, RUE_STAT_RP_CNP_IGNORED);
 }
+
+/**
+ * rue_cc_qp_info() - a QP's rate control as it stands now, for netlink
+ * @qp: the QP
+ * @info: filled with a consistent copy (the DCQCN state advanced to now)
+ */
+void rue_cc_qp_info(struct rue_qp *qp, struct rue_cc_qp_info *info)
+{
+	const struct rue_cc_cfg *cfg;
+	struct rue_qp_cc *cc = &qp->cc;
+	struct rue_dcqcn s;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(qp->rdev->cc);
+	info->prio = rue_cc_prio(cfg, qp->av.tclass);
+	spin_lock_bh(&cc->lock);
+	rue_dcqcn_advance(&cc->dcqcn, rue_cc_params(cfg, qp), ktime_get_ns());
+	s = cc->dcqcn;
+	spin_unlock_bh(&cc->lock);
+	rcu_read_unlock();
+
+	info->limited = s.limited;
+	info->rate_mbps = s.rc / 1000;
+	info->target_mbps = s.rt / 1000;
+	info->alpha = s.alpha;
+	info->cnp_sent = atomic64_read(&cc->cnp_sent);
+	info->cnp_handled = atomic64_read(&cc->cnp_handled);
+	info->ecn_marked = atomic64_read(&cc->ecn_marked);
+	info->tx_bytes = READ_ONCE(cc->tx_bytes);
+}

@@ -59,12 +59,26 @@ struct rue_qp_cc {
 	atomic64_t ecn_marked;
 };
 
+/* A QP's rate control as netlink shows it (rue_cc_qp_info()). */
+struct rue_cc_qp_info {
+	u8 prio;
+	bool limited;
+	u32 rate_mbps;			/* DCQCN's current rate */
+	u32 target_mbps;		/* and its target rate */
+	u32 alpha;
+	u64 cnp_sent;
+	u64 cnp_handled;
+	u64 ecn_marked;
+	u64 tx_bytes;
+};
+
 int rue_cc_dev_init(struct rue_dev *rdev);
 void rue_cc_dev_free(struct rue_dev *rdev);
 
 void rue_cc_qp_init(struct rue_qp *qp);
 void rue_cc_qp_start(struct rue_qp *qp);
 void rue_cc_qp_stop(struct rue_qp *qp);
+void rue_cc_qp_info(struct rue_qp *qp, struct rue_cc_qp_info *info);
 
 u8 rue_cc_prio(const struct rue_cc_cfg *cfg, u8 tclass);
 const struct rue_dcqcn_params *rue_cc_params(const struct rue_cc_cfg *cfg,
