@@ -18,7 +18,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "net.h"
-#include "roce/recv.h"
+#include "recv.h"
 #include "uet/uet.h"
 
 struct rue_net {

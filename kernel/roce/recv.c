@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Receive path: packets arrive on a namespace's UDP socket (net.c) in
- * softirq context, are matched to the rue device of the netdev they came
- * in on, checked, and handed to the QP they name.
+ * RoCEv2 receive path: packets arrive on a namespace's UDP socket in
+ * softirq context (net/recv.c matches them to the rue device of the
+ * netdev they came in on), or in memory from a local sender (net/loop.c);
+ * here they are checked and handed to the QP they name.
  *
  * Checks, in order, each failure counted and the packet dropped:
- *  - the device: the ingress netdev's, or, for traffic between local
- *    addresses (which the stack delivers through lo), the device owning
- *    the destination address;
+ *  - the device (net/recv.c);
  *  - lengths: UDP, BTH and every extension header the opcode implies,
  *    pad and ICRC, all within the packet;
  *  - IP header: IPv4 without options, IPv6 without extension headers;
@@ -17,11 +16,9 @@
  *    comes from its peer's address.
  * Nothing a packet carries is trusted before these pass.
  */
-#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
-#include <net/addrconf.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 
@@ -35,56 +32,20 @@
 #include "core/stats.h"
 #include "core/transport.h"
 #include "net/loop.h"
-#include "net/pfc.h"
-#include "uet/pds.h"
-#include "uet/uet_stats.h"
-
-/* Traffic to a local address comes in through lo: find its owner. */
-static struct rue_dev *rue_recv_dev_by_addr(struct sk_buff *skb)
-{
-	struct net *net = dev_net(skb->dev);
-	struct net_device *ndev;
-
-	if (ip_hdr(skb)->version == 4)
-		ndev = __ip_dev_find(net, ip_hdr(skb)->daddr, false);
-	else
-		ndev = ipv6_dev_find(net, &ipv6_hdr(skb)->daddr, NULL);
-	return ndev ? rue_dev_from_netdev_rcu(ndev) : NULL;
-}
-
-static struct rue_dev *rue_recv_dev(struct sk_buff *skb)
-{
-	struct rue_dev *rdev = rue_dev_from_netdev_rcu(skb->dev);
-
-	if (!rdev && (skb->dev->flags & IFF_LOOPBACK))
-		rdev = rue_recv_dev_by_addr(skb);
-	return rdev;
-}
+#include "net/recv.h"
 
 /* Addresses and TOS from the IP header of a packet off the wire. */
-static enum rue_stat rue_recv_ip(struct sk_buff *skb, struct rue_pkt *pkt)
+static enum rue_stat rue_recv_ip_pkt(struct sk_buff *skb, struct rue_pkt *pkt)
 {
-	if (ip_hdr(skb)->version == 4) {
-		const struct iphdr *iph = ip_hdr(skb);
+	struct rue_rx_ip ip;
 
-		if (iph->ihl != 5)
-			return RUE_STAT_RX_DROP_HDR;
-		pkt->ipv6 = false;
-		pkt->tos = iph->tos;
-		pkt->hop_limit = iph->ttl;
-		ipv6_addr_set_v4mapped(iph->saddr, &pkt->saddr);
-		ipv6_addr_set_v4mapped(iph->daddr, &pkt->daddr);
-	} else {
-		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
-
-		if (ip6h->nexthdr != IPPROTO_UDP)
-			return RUE_STAT_RX_DROP_HDR;
-		pkt->ipv6 = true;
-		pkt->tos = ipv6_get_dsfield(ip6h);
-		pkt->hop_limit = ip6h->hop_limit;
-		pkt->saddr = ip6h->saddr;
-		pkt->daddr = ip6h->daddr;
-	}
+	if (!rue_recv_ip(skb, &ip))
+		return RUE_STAT_RX_DROP_HDR;
+	pkt->ipv6 = ip.ipv6;
+	pkt->tos = ip.tos;
+	pkt->hop_limit = ip.hop_limit;
+	pkt->saddr = ip.saddr;
+	pkt->daddr = ip.daddr;
 	return RUE_NSTATS;
 }
 
@@ -188,7 +149,7 @@ void rue_recv_roce(struct rue_dev *rdev, struct sk_buff *skb)
 	struct rue_pkt pkt = { .rdev = rdev };
 	enum rue_stat bad;
 
-	bad = rue_recv_ip(skb, &pkt);
+	bad = rue_recv_ip_pkt(skb, &pkt);
 	if (bad == RUE_NSTATS)
 		bad = rue_recv_parse(skb, &pkt, sizeof(struct udphdr),
 				     RUE_ICRC_BYTES);
@@ -205,29 +166,6 @@ void rue_recv_roce(struct rue_dev *rdev, struct sk_buff *skb)
 	rue_recv_dispatch(rdev, &pkt);
 free:
 	consume_skb(skb);
-}
-
-/**
- * rue_recv_roce_encap() - UDP encap_rcv hook of the RoCEv2 sockets
- * @sk: the socket
- * @skb: the packet, data at the UDP header
- *
- * Return: 0, the packet is always consumed.
- */
-int rue_recv_roce_encap(struct sock *sk, struct sk_buff *skb)
-{
-	struct rue_dev *rdev;
-
-	rdev = rue_recv_dev(skb);
-	if (!rdev) {
-		consume_skb(skb);
-		return 0;
-	}
-	/* a priority with a PFC receive backlog waits there */
-	if (unlikely(READ_ONCE(rdev->pfc.hold)) && rue_pfc_rx_hold(rdev, skb))
-		return 0;
-	rue_recv_roce(rdev, skb);
-	return 0;
 }
 
 /*
@@ -287,45 +225,4 @@ void rue_recv_local(struct rue_dev *rdev, struct sk_buff *skb,
 free:
 	/* back to the per-CPU skb cache rue_xmit_alloc() takes from */
 	napi_consume_skb(skb, 1);
-}
-
-/**
- * rue_recv_uet_encap() - UDP encap_rcv hook of the UET sockets
- * @sk: the socket
- * @skb: the packet, data at the UDP header
- *
- * Return: 0, the packet is always consumed.
- */
-int rue_recv_uet_encap(struct sock *sk, struct sk_buff *skb)
-{
-	struct rue_uet_rx rx = { .skb = skb };
-	struct rue_pkt pkt = {};
-	struct rue_dev *rdev;
-
-	rcu_read_lock();
-	rdev = rue_recv_dev(skb);
-	if (!rdev)
-		goto free;
-	if (rue_recv_ip(skb, &pkt) != RUE_NSTATS ||
-	    !pskb_may_pull(skb, sizeof(struct udphdr))) {
-		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
-		goto free;
-	}
-	rue_stat_inc(rdev, RUE_STAT_RX_PACKETS);
-	rue_stat_add(rdev, RUE_STAT_RX_BYTES, skb->len);
-	/* replies go back to where this came from */
-	rx.av.network_type = pkt.ipv6 ? RDMA_NETWORK_IPV6 : RDMA_NETWORK_IPV4;
-	rx.av.saddr = pkt.daddr;
-	rx.av.daddr = pkt.saddr;
-	rx.av.tclass = pkt.tos & ~INET_ECN_MASK;
-	rx.sport = udp_hdr(skb)->source;
-	rx.ce = INET_ECN_is_ce(pkt.tos);
-	if (rx.ce)
-		rue_uet_stat_inc(rdev, RUE_USTAT_ECN_MARKED_RCVD);
-	__skb_pull(skb, sizeof(struct udphdr));
-	rue_pds_rcv(rdev, &rx);
-free:
-	rcu_read_unlock();
-	consume_skb(skb);
-	return 0;
 }
