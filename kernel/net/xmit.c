@@ -2,7 +2,7 @@
 /*
  * Transmit path.
  *
- * The transport builds a packet from its BTH on (rue_xmit_alloc() leaves
+ * A RoCEv2 transport builds a packet from its BTH on (rue_xmit_alloc() leaves
  * headroom for the link, IP and UDP headers), optionally lends payload
  * pages as fragments, and calls rue_xmit(), which appends the pad and the
  * ICRC, pushes UDP and IP headers, routes through the device's namespace
@@ -223,8 +223,58 @@ static void rue_push_ip6(struct sk_buff *skb, const struct rue_av *av, u8 tos)
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 }
 
+/* The route through the device's namespace; rcu_read_lock() held. */
+static struct dst_entry *rue_xmit_route(struct rue_dev *rdev,
+					const struct rue_av *av,
+					struct dst_cache *dc)
+{
+	/* Detached devices must not touch a namespace that may be dying. */
+	if (unlikely(!READ_ONCE(rdev->tx_ok)))
+		return ERR_PTR(-ENETDOWN);
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		return rue_route4(rdev, av, dc);
+	return rue_route6(rdev, av, dc);
+}
+
+static void rue_xmit_push(struct sk_buff *skb, const struct rue_av *av,
+			  __be16 sport, __be16 dport, u8 tos)
+{
+	rue_push_udp(skb, sport, dport);
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		rue_push_ip4(skb, av, tos);
+	else
+		rue_push_ip6(skb, av, tos);
+	skb->ip_summed = CHECKSUM_NONE;
+}
+
+/*
+ * To the stack, or to its priority's queue (txq.c); rcu_read_lock() held.
+ * @len: the bytes counted as sent.  Return: 0, or a negative errno (the
+ * packet was dropped and counted).
+ */
+static int rue_xmit_queue(struct rue_dev *rdev, struct sk_buff *skb,
+			  struct dst_entry *dst, unsigned int len)
+{
+	int err;
+
+	skb_dst_set(skb, dst);
+	err = rue_txq_xmit(rdev, skb);
+	if (likely(!err)) {
+		rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
+		rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
+	}
+	return err;
+}
+
+static int rue_xmit_drop(struct rue_dev *rdev, struct sk_buff *skb, int err)
+{
+	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+	kfree_skb(skb);
+	return err;
+}
+
 /**
- * rue_xmit() - finish and send a RoCEv2 (or UET) packet
+ * rue_xmit() - finish and send a RoCEv2 packet
  * @rdev: the device
  * @av: where it goes
  * @dc: route cache of the sender, or NULL
@@ -246,73 +296,47 @@ int rue_xmit(struct rue_dev *rdev, const struct rue_av *av,
 	     struct dst_cache *dc, __be16 sport, __be16 dport,
 	     struct sk_buff *skb, unsigned int pad, u8 tos)
 {
-	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
 	unsigned int len = skb->len;
-	int ret = RUE_XMIT_WIRE;
 	struct dst_entry *dst;
 	u8 *icrc;
 	int err;
 
 	rcu_read_lock();
-	/* Detached devices must not touch a namespace that may be dying. */
-	if (unlikely(!READ_ONCE(rdev->tx_ok))) {
-		rcu_read_unlock();
-		err = -ENETDOWN;
-		goto drop;
-	}
-	dst = v4 ? rue_route4(rdev, av, dc) : rue_route6(rdev, av, dc);
+	dst = rue_xmit_route(rdev, av, dc);
 	if (IS_ERR(dst)) {
-		rcu_read_unlock();
 		err = PTR_ERR(dst);
 		goto drop;
 	}
 	if (rue_loop_deliver(rdev, av, dst, skb, tos)) {
 		dst_release(dst);
 		rcu_read_unlock();
-		ret = RUE_XMIT_LOCAL;
-		goto sent;
+		rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
+		rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
+		return RUE_XMIT_LOCAL;
 	}
 	if (unlikely(rue_tx_cb(skb)->nseg > 1)) {
-		dst_release(dst);
-		rcu_read_unlock();
 		err = -EMSGSIZE;
-		goto drop;
+		goto drop_dst;
 	}
-
 	icrc = rue_xmit_trailer(skb, pad);
 	if (unlikely(!icrc)) {
-		dst_release(dst);
-		rcu_read_unlock();
 		err = -ENOMEM;
-		goto drop;
+		goto drop_dst;
 	}
 	len = skb->len;
-
-	rue_push_udp(skb, sport, dport);
-	if (v4)
-		rue_push_ip4(skb, av, tos);
-	else
-		rue_push_ip6(skb, av, tos);
+	rue_xmit_push(skb, av, sport, dport, tos);
 	put_unaligned_le32(rue_icrc(skb, skb_transport_offset(skb) +
 				    sizeof(struct udphdr), len - RUE_ICRC_BYTES),
 			   icrc);
-
-	skb->ip_summed = CHECKSUM_NONE;
-	skb_dst_set(skb, dst);
-	/* to the stack, or to its priority's queue (txq.c) */
-	err = rue_txq_xmit(rdev, skb);
+	err = rue_xmit_queue(rdev, skb, dst, len);
 	rcu_read_unlock();
-	if (unlikely(err))
-		return err;	/* counted */
-sent:
-	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
-	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
-	return ret;
+	return err ?: RUE_XMIT_WIRE;
 
+drop_dst:
+	dst_release(dst);
 drop:
-	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
-	kfree_skb(skb);
-	return err;
+	rcu_read_unlock();
+	return rue_xmit_drop(rdev, skb, err);
 }
 
 /**
@@ -334,40 +358,18 @@ int rue_xmit_uet(struct rue_dev *rdev, const struct rue_av *av,
 		 struct dst_cache *dc, __be16 sport, struct sk_buff *skb,
 		 u8 tos)
 {
-	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
 	unsigned int len = skb->len;
 	struct dst_entry *dst;
 	int err;
 
 	rcu_read_lock();
-	if (unlikely(!READ_ONCE(rdev->tx_ok))) {
-		rcu_read_unlock();
-		err = -ENETDOWN;
-		goto drop;
-	}
-	dst = v4 ? rue_route4(rdev, av, dc) : rue_route6(rdev, av, dc);
+	dst = rue_xmit_route(rdev, av, dc);
 	if (IS_ERR(dst)) {
 		rcu_read_unlock();
-		err = PTR_ERR(dst);
-		goto drop;
+		return rue_xmit_drop(rdev, skb, PTR_ERR(dst));
 	}
-	rue_push_udp(skb, sport, htons(RUE_UET_UDP_PORT));
-	if (v4)
-		rue_push_ip4(skb, av, tos);
-	else
-		rue_push_ip6(skb, av, tos);
-	skb->ip_summed = CHECKSUM_NONE;
-	skb_dst_set(skb, dst);
-	err = rue_txq_xmit(rdev, skb);
+	rue_xmit_push(skb, av, sport, htons(RUE_UET_UDP_PORT), tos);
+	err = rue_xmit_queue(rdev, skb, dst, len);
 	rcu_read_unlock();
-	if (unlikely(err))
-		return err;
-	rue_stat_inc(rdev, RUE_STAT_TX_PACKETS);
-	rue_stat_add(rdev, RUE_STAT_TX_BYTES, len);
-	return RUE_XMIT_WIRE;
-
-drop:
-	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
-	kfree_skb(skb);
-	return err;
+	return err ?: RUE_XMIT_WIRE;
 }
