@@ -9,6 +9,7 @@
 
 #include "pkt.h"
 #include "rc.h"
+#include "rc_comp.h"
 #include "rc_req.h"
 #include "rc_resp.h"
 #include "cc/cc.h"

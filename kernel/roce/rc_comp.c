@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RC requester, what comes back and what times out (IBTA vol 1, 9.7.5.2
+ * and 9.9): ACKs and NAKs, RDMA READ responses and atomic ACKs complete
+ * WQEs in order; lost packets, NAKs and timeouts send the transmitter
+ * (rc_req.c) back to the oldest incomplete WQE (go-back-N, rue_req_rewind()).
+ *
+ * Everything here runs under req.lock.
+ */
+#include <linux/hrtimer.h>
+
+#include "pkt.h"
+#include "rc_comp.h"
+#include "rc_req.h"
+#include "core/caps.h"
+#include "core/cq.h"
+#include "core/device.h"
+#include "core/engine.h"
+#include "core/mr.h"
+#include "core/qp.h"
+#include "core/sgl.h"
+#include "core/sq.h"
+#include "core/stats.h"
+
+/* IBTA table 45: RNR NAK timer field to microseconds. */
+static const u32 rue_rnr_usecs[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+/* ------------------------------------------------------------------ */
+/* Handling responses                                                  */
+
+/* A WQE has PSNs once the transmitter has started it. */
+static bool rue_req_started(struct rue_qp *qp, u32 index)
+{
+	s32 d = (s32)(index - qp->req.cur);
+
+	return d < 0 || (d == 0 && qp->req.cur_off);
+}
+
+/* The PSN of the next READ response @w takes in order. */
+static u32 rue_req_read_next(struct rue_qp *qp, const struct rue_swqe *w)
+{
+	return rue_psn_add(w->first_psn, w->read_done / qp->mtu);
+}
+
+/* Forget every READ response placed early (rue_req_read_early()). */
+static void rue_req_early_clear(struct rue_req *req)
+{
+	if (req->nr_early) {
+		bitmap_zero(req->early, RUE_EARLY_BITS);
+		req->nr_early = 0;
+	}
+}
+
+/*
+ * Go back: retransmit from the oldest incomplete WQE, at its first
+ * unacknowledged packet (IBTA 9.7.6.1.2).
+ */
+static void rue_req_rewind(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+	struct rue_swqe *w = NULL;
+	u32 i, una = req->una_psn;
+
+	for (i = req->tail; i != req->head; i++) {
+		w = rue_swqe(qp, i);
+		if (!w->done)
+			break;
+	}
+	if (i == req->head || !rue_req_started(qp, i)) {
+		req->psn = req->una_psn;
+		req->cur = i;
+		req->cur_off = 0;
+		req->rd_atomic = 0;
+		return;
+	}
+
+	if (w->sqe.opcode == RUE_WR_RDMA_READ) {
+		req->una_psn = rue_req_read_next(qp, w);
+		req->cur_off = 0;
+	} else if (rue_is_data(w->sqe.opcode) &&
+		   rue_psn_diff(req->una_psn, w->first_psn) > 0) {
+		req->cur_off = rue_psn_diff(req->una_psn, w->first_psn) * qp->mtu;
+	} else {
+		req->una_psn = w->first_psn;
+		req->cur_off = 0;
+	}
+	/* Counted when the resent packets go out would cost the fast path. */
+	rue_stat_add(qp->rdev, RUE_STAT_RETRANSMITS,
+		     max(rue_psn_diff(req->psn, req->una_psn), 1));
+	req->cur = i;
+	req->psn = req->una_psn;
+	req->rd_atomic = 0;
+	req->nak_psn = req->una_psn;
+	/* Early bits are kept relative to una_psn; backwards, start over. */
+	if (rue_psn_diff(req->una_psn, una) < 0)
+		rue_req_early_clear(req);
+}
+
+/*
+ * Every packet up to and including @psn arrived.  SEND and WRITE WQEs
+ * wholly covered are done; a READ or atomic covered but not answered
+ * means its response was lost (implied NAK, IBTA 9.7.5.2.3).
+ *
+ * Go back for it once: until something new arrives (rue_req_rcv() moves
+ * nak_psn off una_psn), later answers are to requests sent before the
+ * rewind - reordered by the network, or answers the responder sent
+ * before it saw the requests again - and rewinding at each of them
+ * would ask for every outstanding READ again and again.
+ *
+ * Return: true if the packet is to be ignored: the requester rewound,
+ * now or before.
+ */
+static bool rue_req_acked(struct rue_qp *qp, u32 psn)
+{
+	struct rue_req *req = &qp->req;
+	u32 i;
+
+	for (i = req->tail; i != req->head && rue_req_started(qp, i); i++) {
+		struct rue_swqe *w = rue_swqe(qp, i);
+
+		if (w->done)
+			continue;
+		if (rue_psn_diff(w->last_psn, psn) > 0)
+			break;
+		if (rue_is_read_or_atomic(w->sqe.opcode)) {
+			if (req->nak_psn == req->una_psn)
+				return true;
+			req->una_psn = w->first_psn;
+			rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+			rue_req_rewind(qp);
+			return true;
+		}
+		w->done = 1;
+	}
+	if (rue_psn_diff(psn, req->una_psn) >= 0)
+		req->una_psn = rue_psn_add(psn, 1);
+	return false;
+}
+
+/* The oldest WQE not done, if started. */
+static struct rue_swqe *rue_req_oldest(struct rue_qp *qp)
+{
+	u32 i;
+
+	for (i = qp->req.tail; i != qp->req.head; i++) {
+		struct rue_swqe *w = rue_swqe(qp, i);
+
+		if (!w->done)
+			return rue_req_started(qp, i) ? w : NULL;
+	}
+	return NULL;
+}
+
+static u8 rue_nak_status(u8 syn)
+{
+	switch (syn) {
+	case RUE_AETH_NAK_INVALID:
+		return IB_WC_REM_INV_REQ_ERR;
+	case RUE_AETH_NAK_REM_ACCESS:
+		return IB_WC_REM_ACCESS_ERR;
+	case RUE_AETH_NAK_INV_RD_REQ:
+		return IB_WC_REM_INV_RD_REQ_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+
+static void rue_req_fail_oldest(struct rue_qp *qp, u8 status)
+{
+	struct rue_swqe *w = rue_req_oldest(qp);
+
+	if (w) {
+		w->status = status;
+		w->done = 1;
+	}
+}
+
+static void rue_req_rnr(struct rue_qp *qp, u32 psn, u8 timer)
+{
+	struct rue_req *req = &qp->req;
+
+	rue_stat_inc(qp->rdev, RUE_STAT_RNR_NAK_RCVD);
+	if (!req->rnr_left) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RNR_RETRY_EXCEEDED);
+		rue_req_fail_oldest(qp, IB_WC_RNR_RETRY_EXC_ERR);
+		return;
+	}
+	if (qp->attr.rnr_retry != 7)	/* 7 means retry forever */
+		req->rnr_left--;
+	req->una_psn = psn;
+	req->rnr_wait = true;
+	hrtimer_start(&req->rnr_timer,
+		      ns_to_ktime((u64)rue_rnr_usecs[timer & 31] * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	const struct rue_aeth *aeth = rue_pkt_aeth(pkt);
+	u8 syn = be32_to_cpu(aeth->smsn) >> 24;
+	struct rue_req *req = &qp->req;
+
+	switch (syn & RUE_AETH_TYPE_MASK) {
+	case RUE_AETH_ACK:
+		rue_req_acked(qp, pkt->psn);
+		req->rnr_left = qp->attr.rnr_retry;
+		break;
+	case RUE_AETH_RNR_NAK:
+		if (!rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+			rue_req_rnr(qp, pkt->psn, syn);
+		break;
+	case RUE_AETH_NAK:
+		if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+			break;
+		if (syn == RUE_AETH_NAK_PSN_SEQ) {
+			rue_stat_inc(qp->rdev, RUE_STAT_SEQ_NAK_RCVD);
+			/* behind an RNR NAK: the retry comes anyway */
+			if (req->rnr_wait && pkt->psn == req->una_psn)
+				break;
+			if (!req->retry_left) {
+				rue_stat_inc(qp->rdev, RUE_STAT_RETRY_EXCEEDED);
+				rue_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
+				break;
+			}
+			req->retry_left--;
+			req->una_psn = pkt->psn;
+			rue_req_rewind(qp);
+		} else {
+			rue_stat_inc(qp->rdev, RUE_STAT_ERR_NAK_RCVD);
+			rue_req_fail_oldest(qp, rue_nak_status(syn));
+		}
+		break;
+	default:
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
+		break;
+	}
+}
+
+/*
+ * READ responses that arrive early.  A requester may drop a response out
+ * of sequence and ask again for the rest (IBTA 9.7.5.2), but a network
+ * that reorders (netem, ECMP, a multi-queue NIC) then costs the rest of
+ * a long READ for every packet that overtakes others, and the streams
+ * asked for again are reordered in turn: a 1 MiB READ need never finish.
+ * So a response packet ahead of una_psn, within RUE_EARLY_BITS of it, is
+ * placed into its WQE's buffers at once and remembered in req.early;
+ * when una_psn reaches it, it counts as arrived (rue_req_early_take()).
+ *
+ * Placing early is safe: the buffers belong to the WQE until it
+ * completes, and a packet placed twice (asked for again) writes the same
+ * bytes.  Forgetting a bit is always safe too: the packet is asked for
+ * again.  A packet that cannot be placed early (a bad length, a fault)
+ * is dropped, to be judged again when it comes in order.
+ *
+ * A packet lost for good leaves a hole that early packets pile up
+ * behind; at RUE_EARLY_REWIND of them since una_psn last moved the
+ * requester goes back for it, once per una_psn, as for any implied NAK.
+ */
+#define RUE_EARLY_REWIND	16
+
+/*
+ * The started, incomplete WQE whose PSNs hold @psn, or NULL.  @in_order
+ * is cleared when a READ or atomic before it is still unanswered, so an
+ * answer at @psn cannot complete anything yet.
+ */
+static struct rue_swqe *rue_req_find(struct rue_qp *qp, u32 psn, bool *in_order)
+{
+	struct rue_req *req = &qp->req;
+	u32 i;
+
+	*in_order = true;
+	for (i = req->tail; i != req->head && rue_req_started(qp, i); i++) {
+		struct rue_swqe *w = rue_swqe(qp, i);
+
+		if (w->done)
+			continue;
+		if (rue_psn_diff(psn, w->first_psn) < 0)
+			return NULL;
+		if (rue_psn_diff(psn, w->last_psn) <= 0)
+			return w;
+		if (rue_is_read_or_atomic(w->sqe.opcode))
+			*in_order = false;
+	}
+	return NULL;
+}
+
+/*
+ * Place a READ response packet that arrived ahead of una_psn; its last
+ * PSN is within RUE_EARLY_BITS of una_psn.  A local peer's packets may
+ * carry several MTUs (pkt->nseg), and then set as many bits.
+ */
+static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
+			       struct rue_pkt *pkt)
+{
+	struct rue_req *req = &qp->req;
+	u32 end = rue_psn_add(pkt->psn, pkt->nseg - 1);
+	u32 off = rue_psn_diff(pkt->psn, w->first_psn) * qp->mtu;
+	bool last = pkt->mask & RUE_OPM_LAST;
+	bool at_end = end == w->last_psn;
+	u32 psn, n = 0;
+
+	/* At its PSN's offset: whole MTUs, or up to the READ's end. */
+	if (!pkt->nseg || rue_psn_diff(end, w->last_psn) > 0 || last != at_end ||
+	    pkt->paylen != (last ? w->sqe.length - off : pkt->nseg * qp->mtu)) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
+		return;
+	}
+	/* placed already (a duplicate, or asked for again): nothing new */
+	for (psn = pkt->psn; n < pkt->nseg; psn = rue_psn_add(psn, 1), n++)
+		if (!test_bit(psn % RUE_EARLY_BITS, req->early))
+			break;
+	if (n == pkt->nseg) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		return;
+	}
+	if (pkt->paylen &&
+	    rue_sgl_from_skb(w->sg, w->num_sge, off, pkt->skb, pkt->pay_off,
+			     pkt->paylen))
+		return;
+	for (psn = pkt->psn, n = 0; n < pkt->nseg; psn = rue_psn_add(psn, 1), n++)
+		if (!__test_and_set_bit(psn % RUE_EARLY_BITS, req->early))
+			req->nr_early++;
+	rue_stat_inc(qp->rdev, RUE_STAT_READ_EARLY);
+
+	/* packets, not PSNs: a local peer's packet holds many MTUs */
+	if (++req->early_pkts >= RUE_EARLY_REWIND &&
+	    req->nak_psn != req->una_psn) {
+		rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+		rue_req_rewind(qp);
+	}
+}
+
+/*
+ * una_psn moved from @una: forget the early packets it passed by other
+ * means (an ACK, an error), then take those it has reached, in order.
+ */
+static void rue_req_early_take(struct rue_qp *qp, u32 una)
+{
+	struct rue_req *req = &qp->req;
+	s32 moved = rue_psn_diff(req->una_psn, una);
+	struct rue_swqe *w;
+
+	if (!req->nr_early)
+		return;
+	if (moved < 0 || moved >= RUE_EARLY_BITS) {
+		rue_req_early_clear(req);
+		return;
+	}
+	for (; una != req->una_psn; una = rue_psn_add(una, 1))
+		if (__test_and_clear_bit(una % RUE_EARLY_BITS, req->early))
+			req->nr_early--;
+
+	while (req->nr_early &&
+	       __test_and_clear_bit(req->una_psn % RUE_EARLY_BITS, req->early)) {
+		req->nr_early--;
+		w = rue_req_oldest(qp);
+		if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
+		    rue_req_read_next(qp, w) != req->una_psn) {
+			rue_req_early_clear(req);
+			return;
+		}
+		if (req->una_psn == w->last_psn) {
+			w->read_done = w->sqe.length;
+			w->done = 1;
+			req->rd_atomic--;
+		} else {
+			w->read_done += qp->mtu;
+		}
+		req->una_psn = rue_psn_add(req->una_psn, 1);
+	}
+}
+
+/* An RDMA READ response: the payload goes to the WQE that asked for it. */
+static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	struct rue_req *req = &qp->req;
+	struct rue_swqe *w;
+	bool first = pkt->mask & RUE_OPM_FIRST, last = pkt->mask & RUE_OPM_LAST;
+	bool in_order;
+	u32 left;
+
+	w = rue_req_find(qp, pkt->psn, &in_order);
+	if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
+	    rue_psn_diff(rue_psn_add(pkt->psn, pkt->nseg - 1), req->una_psn) <
+	    RUE_EARLY_BITS) {
+		s32 ahead = rue_psn_diff(pkt->psn, rue_req_read_next(qp, w));
+
+		if (ahead > 0 || (!ahead && !in_order)) {
+			rue_req_read_early(qp, w, pkt);
+			return;
+		}
+	}
+
+	/* Responses come in order: earlier SENDs and WRITEs arrived. */
+	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+		return;
+	w = rue_req_oldest(qp);
+	if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
+	    pkt->psn != rue_req_read_next(qp, w)) {
+		/* A response went missing: go back once for it. */
+		if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
+		    req->nak_psn != req->una_psn) {
+			rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+			rue_req_rewind(qp);
+		}
+		return;
+	}
+
+	/*
+	 * A READ asked again for its remainder (rue_req_read_pkt()) is
+	 * answered from a First or Only response at the restart point; a
+	 * Middle or Last needs an earlier First.
+	 */
+	left = w->sqe.length - w->read_done;
+	if ((!first && !w->read_done) || pkt->paylen > left ||
+	    !rue_pkt_len_ok(pkt->paylen, pkt->nseg, qp->mtu, last) ||
+	    (last && pkt->paylen != left)) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
+		w->status = IB_WC_BAD_RESP_ERR;
+		w->done = 1;
+		return;
+	}
+	if (pkt->paylen &&
+	    rue_sgl_from_skb(w->sg, w->num_sge, w->read_done, pkt->skb,
+			     pkt->pay_off, pkt->paylen)) {
+		w->status = IB_WC_LOC_PROT_ERR;
+		w->done = 1;
+		return;
+	}
+	w->read_done += pkt->paylen;
+	req->una_psn = rue_psn_add(pkt->psn, pkt->nseg);
+	if (last) {
+		w->done = 1;
+		req->rd_atomic--;
+	}
+}
+
+static void rue_req_atomic_ack(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	const struct rue_atmack *ack = rue_pkt_atmack(pkt);
+	struct rue_swqe *w;
+	u64 orig;
+
+	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
+		return;
+	w = rue_req_oldest(qp);
+	if (!w || (w->sqe.opcode != RUE_WR_ATOMIC_CMP_AND_SWP &&
+		   w->sqe.opcode != RUE_WR_ATOMIC_FETCH_AND_ADD) ||
+	    w->first_psn != pkt->psn) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		return;
+	}
+	orig = be64_to_cpu(ack->orig);
+	if (rue_sgl_from_buf(w->sg, w->num_sge, 0, &orig, sizeof(orig)))
+		w->status = IB_WC_LOC_PROT_ERR;
+	w->done = 1;
+	qp->req.rd_atomic--;
+	qp->req.una_psn = rue_psn_add(pkt->psn, 1);
+}
+
+/**
+ * rue_req_rcv() - handle a response packet of an RC QP
+ * @qp: the QP (referenced)
+ * @pkt: the checked packet
+ * @error: set when a WQE completed in error
+ *
+ * Return: true if the transmitter should run (window opened, rewind).
+ */
+bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
+{
+	struct rue_req *req = &qp->req;
+	u32 una, tail;
+
+	spin_lock_bh(&req->lock);
+	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD &&
+	    qp->state != IB_QPS_SQE) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+		spin_unlock_bh(&req->lock);
+		return false;
+	}
+	/* Only PSNs in [una_psn, psn) can be answers to what we sent. */
+	if (rue_psn_diff(pkt->psn, req->una_psn) < 0 ||
+	    rue_psn_diff(pkt->psn, req->psn) >= 0) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		spin_unlock_bh(&req->lock);
+		return false;
+	}
+
+	una = req->una_psn;
+	tail = req->tail;
+	if (pkt->mask & RUE_OPM_READ)
+		rue_req_read_resp(qp, pkt);
+	else if (pkt->mask & RUE_OPM_ATOMIC)
+		rue_req_atomic_ack(qp, pkt);
+	else
+		rue_req_ack(qp, pkt);
+	rue_req_early_take(qp, una);
+
+	if (rue_sq_retire(qp))
+		*error = true;
+	if (req->una_psn != una || req->tail != tail) {
+		req->retry_left = qp->attr.retry_cnt;
+		req->nak_psn = req->una_psn - 1;
+		req->early_pkts = 0;
+		rue_req_arm_rto(qp, true);
+	}
+	spin_unlock_bh(&req->lock);
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Timers                                                              */
+
+static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
+{
+	struct rue_qp *qp = container_of(t, struct rue_qp, req.rto_timer);
+	struct rue_req *req = &qp->req;
+	bool error = false, rewound = false;
+	u64 rto;
+
+	spin_lock_bh(&req->lock);
+	if (hrtimer_is_queued(t)) {
+		/* Started again since it expired (rue_req_arm_rto()). */
+		spin_unlock_bh(&req->lock);
+		return HRTIMER_NORESTART;
+	}
+	if (req->una_psn != req->psn && qp->state != IB_QPS_ERR &&
+	    ktime_before(ktime_get(), req->rto_deadline)) {
+		/* Progress since it was armed: sleep until the new deadline. */
+		hrtimer_set_expires(t, req->rto_deadline);
+		spin_unlock_bh(&req->lock);
+		return HRTIMER_RESTART;
+	}
+	if ((qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
+	    req->una_psn != req->psn && !req->rnr_wait) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RTO_TIMEOUTS);
+		if (!req->retry_left) {
+			rue_stat_inc(qp->rdev, RUE_STAT_RETRY_EXCEEDED);
+			rue_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
+			error = rue_sq_retire(qp);
+		} else {
+			req->retry_left--;
+			rue_req_rewind(qp);
+			rewound = true;
+			/* The resent packets need the timer too. */
+			rto = 4096ULL << min_t(u8, qp->attr.timeout, 31);
+			req->rto_deadline = ktime_add_ns(ktime_get(), rto);
+			hrtimer_set_expires(t, req->rto_deadline);
+		}
+	}
+	spin_unlock_bh(&req->lock);
+
+	rue_qp_notify(qp);
+	if (error)
+		rue_qp_error(qp);
+	else if (rewound)
+		rue_qp_kick(qp);
+	return rewound ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart rue_req_rnr_expired(struct hrtimer *t)
+{
+	struct rue_qp *qp = container_of(t, struct rue_qp, req.rnr_timer);
+
+	spin_lock_bh(&qp->req.lock);
+	if (qp->req.rnr_wait) {
+		qp->req.rnr_wait = false;
+		rue_req_rewind(qp);
+	}
+	spin_unlock_bh(&qp->req.lock);
+	rue_qp_kick(qp);
+	return HRTIMER_NORESTART;
+}
+
+/* A multi-segment packet met a route that is not local: go back. */
+void rue_req_resend(struct rue_qp *qp)
+{
+	spin_lock_bh(&qp->req.lock);
+	if (qp->req.una_psn != qp->req.psn)
+		rue_req_rewind(qp);
+	spin_unlock_bh(&qp->req.lock);
+	rue_qp_kick(qp);
+}
+
+void rue_req_init(struct rue_qp *qp)
+{
+	hrtimer_init(&qp->req.rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	qp->req.rto_timer.function = rue_req_rto;
+	hrtimer_init(&qp->req.rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->req.rnr_timer.function = rue_req_rnr_expired;
+}
+
+/* Stop the timers for good; the QP is going away or to RESET/ERR. */
+void rue_req_stop(struct rue_qp *qp)
+{
+	hrtimer_cancel(&qp->req.rto_timer);
+	hrtimer_cancel(&qp->req.rnr_timer);
+}
