@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Verbs entry points for user contexts and protection domains.  Each
- * object file (cq.c, qp.c, mr.c, ...) contributes its own ops; this file
- * merges them into the device.
+ * object file (cq.c, qp_verbs.c, mr.c, ...) has its own ops; link.c
+ * assembles them into the device.
  */
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Verbs entry points that belong to no single object file: user contexts,
- * protection domains, and the assembly of the device's ops.
+ * Verbs entry points that belong to no other object file: user contexts
+ * and protection domains.
  */
 #ifndef _RUE_VERBS_H
 #define _RUE_VERBS_H
