@@ -363,7 +363,8 @@ dyndbg() {
 # Each option gives both ends, "A,B"; an end left empty ("rva," or
 # ",rd0") goes without.
 #   -n VA,VB  the variables naming the namespaces (default A,B): one that
-#             is empty gets a new namespace (setup_ns); "-" is ours
+#             is empty gets a new namespace (setup_ns), one already set
+#             is used as it is (cc_incast's router); "-" is ours
 #   -d DA,DB  the veth's ends (default a0,b0)
 #   -4 IA,IB  IPv4 addresses (/24)
 #   -6 IA,IB  IPv6 addresses (/64, without duplicate address detection)
