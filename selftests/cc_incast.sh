@@ -31,30 +31,17 @@ INCAST_RUECTL=${INCAST_RUECTL:-$RUE_BUILD/userspace/ruectl/ruectl}
 
 incast_setup() {
 	local i
-	setup_ns R D || return 1
-	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
-	veth_pair "$R" rd 10.16.100.1 "$D" d0 10.16.100.2 || return 1
-	ip -n "$D" route add default via 10.16.100.1
-	for i in $(seq 1 "$INCAST_N"); do
-		setup_ns "S$i" || return 1
-		veth_pair "$(incast_sns "$i")" s0 "10.16.$i.1" "$R" "r$i" "10.16.$i.2" ||
-			return 1
-		ip -n "$(incast_sns "$i")" route add default via "10.16.$i.2"
-	done
 	# 4 KiB RoCE MTU: fewer packets for the guest's CPUs to move.
-	for i in $(seq 1 "$INCAST_N"); do
-		ip -n "$(incast_sns "$i")" link set s0 mtu 9000
-		ip -n "$R" link set "r$i" mtu 9000
-	done
-	ip -n "$R" link set rd mtu 9000
-	ip -n "$D" link set d0 mtu 9000
+	ns_pair_setup -n R,D -d rd,d0 -4 10.16.100.1,10.16.100.2 -m 9000 \
+		-l ,rd0 -g || return 1
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
+	ip -n "$D" route add default via 10.16.100.1
 	# GSO super-packets would skew RED's byte accounting.
 	ip netns exec "$R" ethtool -K rd gso off tso off gro off >/dev/null 2>&1
-	rue_link "$D" rd0 d0 || return 1
-	busywait 5000 gid_index_of rd0 10.16.100.2 >/dev/null || return 1
 	for i in $(seq 1 "$INCAST_N"); do
-		rue_link "$(incast_sns "$i")" "rs$i" s0 || return 1
-		busywait 5000 gid_index_of "rs$i" "10.16.$i.1" >/dev/null || return 1
+		ns_pair_setup -n "S$i",R -d s0,"r$i" -4 "10.16.$i.1,10.16.$i.2" \
+			-m 9000 -l "rs$i", -g || return 1
+		ip -n "$(incast_sns "$i")" route add default via "10.16.$i.2"
 		ip netns exec "$(incast_sns "$i")" ping -c 1 -W 2 10.16.100.2 >/dev/null ||
 			return 1
 	done

@@ -164,21 +164,43 @@ setup_ns() {
 	done
 }
 
-# veth_pair NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a veth pair across two
-# namespaces, with IPv4 addresses (prefix /24) and up.
-veth_pair() {
-	local ns1=$1 d1=$2 a1=$3 ns2=$4 d2=$5 a2=$6
-	ip link add "$d1" netns "$ns1" type veth peer name "$d2" netns "$ns2" || return 1
-	ip -n "$ns1" addr add "$a1/24" dev "$d1" &&
-	ip -n "$ns2" addr add "$a2/24" dev "$d2" &&
-	ip -n "$ns1" link set "$d1" up &&
-	ip -n "$ns2" link set "$d2" up
+# ns_ip NS ARGS...: "ip ARGS" in namespace NS, or in ours if NS is "-".
+ns_ip() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then ip "$@"; else ip -n "$ns" "$@"; fi
 }
 
-# rue_link NS NAME NETDEV: "rdma link add" in a namespace, removed at exit.
-rue_link() {
-	ip netns exec "$1" rdma link add "$2" type rue netdev "$3" || return 1
+# veth_pair NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a veth pair across two
+# namespaces ("-" is ours, where the pair is deleted at exit), with
+# IPv4 addresses (prefix /24; "" for none) and up.
+veth_pair() {
+	local ns1=$1 d1=$2 a1=$3 ns2=$4 d2=$5 a2=$6 at1=() at2=()
+	[ "$ns1" = - ] || at1=(netns "$ns1")
+	[ "$ns2" = - ] || at2=(netns "$ns2")
+	ip link add "$d1" "${at1[@]}" type veth peer name "$d2" "${at2[@]}" ||
+		return 1
+	if [ "$ns1" = - ]; then
+		defer "ip link del $d1"
+	elif [ "$ns2" = - ]; then
+		defer "ip link del $d2"
+	fi
+	{ [ -z "$a1" ] || ns_ip "$ns1" addr add "$a1/24" dev "$d1"; } &&
+	{ [ -z "$a2" ] || ns_ip "$ns2" addr add "$a2/24" dev "$d2"; } &&
+	ns_ip "$ns1" link set "$d1" up &&
+	ns_ip "$ns2" link set "$d2" up
+}
+
+# rdma_link NS NAME TYPE NETDEV: "rdma link add" in namespace NS ("-":
+# ours), removed at exit.
+rdma_link() {
+	in_ns "$1" rdma link add "$2" type "$3" netdev "$4" || return 1
 	defer "rdma link del $2"
+}
+
+# rue_link NS NAME NETDEV: a rue link, as rdma_link.
+rue_link() {
+	rdma_link "$1" "$2" rue "$3"
 }
 
 rdma_dev_exists() {
@@ -203,6 +225,18 @@ ipv4_gid() {
 	# shellcheck disable=SC2086
 	set -- $1
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
+
+# The GID of an IPv6 address, as sysfs prints it (eight groups of four
+# digits): ipv6_gid fd00:5::1 is fd00:0005:0000:0000:0000:0000:0000:0001.
+ipv6_gid() {
+	local head=${1%%::*} tail="" hi=() lo=() x out=""
+	[[ $1 == *::* ]] && tail=${1#*::}
+	IFS=: read -ra hi <<<"$head"
+	IFS=: read -ra lo <<<"$tail"
+	while [ $((${#hi[@]} + ${#lo[@]})) -lt 8 ]; do hi+=(0); done
+	for x in "${hi[@]}" "${lo[@]}"; do out+=$(printf '%04x:' "0x$x"); done
+	echo "${out%:}"
 }
 
 # GID index of any GID (as sysfs prints it) on an RDMA device.
@@ -321,6 +355,98 @@ dyndbg() {
 	[ -w $ctl ] && echo "$1" >$ctl
 }
 
+# ns_pair_setup [OPTION...]: the topology of most suites, two network
+# namespaces joined by a veth pair with an RDMA link on either end:
+#
+#   ns A: a0 IPV4 IPV6 (LINK) <--veth--> b0 IPV4 IPV6 (LINK) :ns B
+#
+# Each option gives both ends, "A,B"; an end left empty ("rva," or
+# ",rd0") goes without.
+#   -n VA,VB  the variables naming the namespaces (default A,B): one that
+#             is empty gets a new namespace (setup_ns), one already set
+#             is used as it is (cc_incast's router); "-" is ours
+#   -d DA,DB  the veth's ends (default a0,b0)
+#   -4 IA,IB  IPv4 addresses (/24)
+#   -6 IA,IB  IPv6 addresses (/64, without duplicate address detection)
+#   -m MTU    the veth's MTU on both ends, set before the links exist
+#   -l LA,LB  RDMA links on the ends: NAME is rue, rxe:NAME rdma_rxe
+#   -g        wait until each link has its end's addresses as GIDs
+#   -p        ping each address of either end from the other, so that
+#             neighbours are resolved before the first connection (or a
+#             lossy qdisc) needs them
+# Everything it makes goes at exit.  Say why on failure, return 1.
+ns_pair_setup() {
+	local opt OPTIND=1 i a v nss=() vars=(A B) devs=(a0 b0) addr4=("" "")
+	local addr6=("" "") links=("" "") mtu="" gids="" ping=""
+	while getopts "n:d:4:6:m:l:gp" opt; do
+		case $opt in
+		n) IFS=, read -r "vars[0]" "vars[1]" <<<"$OPTARG" ;;
+		d) IFS=, read -r "devs[0]" "devs[1]" <<<"$OPTARG" ;;
+		4) IFS=, read -r "addr4[0]" "addr4[1]" <<<"$OPTARG" ;;
+		6) IFS=, read -r "addr6[0]" "addr6[1]" <<<"$OPTARG" ;;
+		m) mtu=$OPTARG ;;
+		l) IFS=, read -r "links[0]" "links[1]" <<<"$OPTARG" ;;
+		g) gids=1 ;;
+		p) ping=1 ;;
+		*) echo "ns_pair_setup: unknown option"; return 1 ;;
+		esac
+	done
+	for i in 0 1; do
+		v=${vars[i]}
+		if [ "$v" = - ]; then
+			nss[i]=-
+			continue
+		fi
+		[ -n "${!v:-}" ] || setup_ns "$v" || return 1
+		nss[i]=${!v}
+	done
+	veth_pair "${nss[0]}" "${devs[0]}" "${addr4[0]}" \
+		  "${nss[1]}" "${devs[1]}" "${addr4[1]}" || return 1
+	for i in 0 1; do
+		if [ -n "${addr6[i]}" ]; then
+			ns_ip "${nss[i]}" addr add "${addr6[i]}/64" dev "${devs[i]}" \
+				nodad || return 1
+		fi
+		if [ -n "$mtu" ]; then
+			ns_ip "${nss[i]}" link set "${devs[i]}" mtu "$mtu" || return 1
+		fi
+	done
+	for i in 0 1; do
+		v=${links[i]#rxe:}
+		[ -n "$v" ] || continue
+		if [ "$v" = "${links[i]}" ]; then
+			rue_link "${nss[i]}" "$v" "${devs[i]}" || return 1
+		else
+			rdma_link "${nss[i]}" "$v" rxe "${devs[i]}" || return 1
+		fi
+	done
+	for i in 0 1; do
+		[ -n "$gids" ] && [ -n "${links[i]}" ] || continue
+		wait_gids "${links[i]#rxe:}" "${addr4[i]}" "${addr6[i]}" || return 1
+	done
+	for i in 0 1; do
+		[ -n "$ping" ] || continue
+		for a in ${addr4[1 - i]} ${addr6[1 - i]}; do
+			in_ns "${nss[i]}" ping -c 1 -W 2 "$a" >/dev/null ||
+				{ echo "${devs[i]} cannot reach $a"; return 1; }
+		done
+	done
+}
+
+# wait_gids DEV IPV4 IPV6: within 5 s, DEV has the GIDs of the addresses
+# given ("" for none).
+wait_gids() {
+	local dev=$1 a4=$2 a6=$3
+	if [ -n "$a4" ] && ! busywait 5000 has_gid "$dev" "$(ipv4_gid "$a4")"; then
+		echo "no GID for $a4 on $dev"
+		return 1
+	fi
+	if [ -n "$a6" ] && ! busywait 5000 has_gid "$dev" "$(ipv6_gid "$a6")"; then
+		echo "no GID for $a6 on $dev"
+		return 1
+	fi
+}
+
 # The topology of the verbs and UET programs (rue_verbs.sh, rue_uet.sh):
 #   ns A: a0 10.5.0.1 fd00:5::1 (rue rva) <--veth--> b0 10.5.0.2 fd00:5::2 (rue rvb) :ns B
 # with GIDs present and neighbours resolved.  Sets A and B.
@@ -330,19 +456,5 @@ verbs_pair_setup() {
 		echo "RDMA netns mode is exclusive; the test needs shared"
 		return $ksft_skip
 	fi
-	setup_ns A B && veth_pair "$A" a0 10.5.0.1 "$B" b0 10.5.0.2 || return 1
-	ip -n "$A" addr add fd00:5::1/64 dev a0 nodad &&
-	ip -n "$B" addr add fd00:5::2/64 dev b0 nodad || return 1
-	rue_link "$A" rva a0 && rue_link "$B" rvb b0 || return 1
-	busywait 5000 has_gid rva "$(ipv4_gid 10.5.0.1)" &&
-	busywait 5000 has_gid rvb "$(ipv4_gid 10.5.0.2)" &&
-	busywait 5000 has_gid rva fd00:0005:0000:0000:0000:0000:0000:0001 &&
-	busywait 5000 has_gid rvb fd00:0005:0000:0000:0000:0000:0000:0002 ||
-		{ echo "GIDs did not appear"; return 1; }
-	# Neighbours resolved before the first connection needs them.
-	ip netns exec "$A" ping -c 1 -W 2 10.5.0.2 >/dev/null
-	ip netns exec "$A" ping -c 1 -W 2 fd00:5::2 >/dev/null
-	ip netns exec "$B" ping -c 1 -W 2 10.5.0.1 >/dev/null
-	ip netns exec "$B" ping -c 1 -W 2 fd00:5::1 >/dev/null
-	return 0
+	ns_pair_setup -4 10.5.0.1,10.5.0.2 -6 fd00:5::1,fd00:5::2 -l rva,rvb -g -p
 }

@@ -24,22 +24,8 @@ g6() { gid_index_of_gid "$1" "$2"; }
 t_setup() {
 	modprobe rdma_rxe || { echo "no rdma_rxe"; return $ksft_skip; }
 	rue_install_module && modprobe rue && modprobe rdma_ucm || return 1
-	setup_ns B || return 1
-	ip link add x0 type veth peer name x1 netns "$B" || return 1
-	defer "ip link del x0"
-	ip addr add 10.13.0.1/24 dev x0 && ip addr add fd00:13::1/64 dev x0 nodad &&
-	ip link set x0 up || return 1
-	ip -n "$B" addr add 10.13.0.2/24 dev x1 &&
-	ip -n "$B" addr add fd00:13::2/64 dev x1 nodad &&
-	ip -n "$B" link set x1 up || return 1
-	rdma link add rxe0 type rxe netdev x0 || return 1
-	defer "rdma link del rxe0"
-	rue_link "$B" ri1 x1 || return 1
-	busywait 5000 g4 rxe0 10.13.0.1 >/dev/null &&
-	busywait 5000 g4 ri1 10.13.0.2 >/dev/null &&
-	busywait 5000 g6 rxe0 $GID6_X >/dev/null &&
-	busywait 5000 g6 ri1 $GID6_R >/dev/null || { echo "no GIDs"; return 1; }
-	ping -c 1 -W 2 10.13.0.2 >/dev/null && ping -c 1 -W 2 fd00:13::2 >/dev/null
+	ns_pair_setup -n -,B -d x0,x1 -4 10.13.0.1,10.13.0.2 \
+		-6 fd00:13::1,fd00:13::2 -l rxe:rxe0,ri1 -g -p
 }
 
 # Each exchange runs both ways: DIR=rxe-rue puts the server on rxe0 (init

@@ -27,12 +27,7 @@ t_setup() {
 	modprobe nvmet-rdma && modprobe nvme-rdma || return $ksft_skip
 	defer "rmmod nvme-rdma nvme-fabrics nvmet-rdma nvmet"
 	mountpoint -q $CFG || mount -t configfs none $CFG || return 1
-	ip link add k0 type veth peer name k1 || return 1
-	defer "ip link del k0"
-	ip addr add 10.10.0.1/24 dev k0 && ip link set k0 up && ip link set k1 up
-	rdma link add rk0 type rue netdev k0 || return 1
-	defer "rdma link del rk0"
-	busywait 5000 gid_index_of rk0 10.10.0.1 >/dev/null
+	ns_pair_setup -n -,- -d k0,k1 -4 10.10.0.1, -l rk0, -g
 }
 
 t_target() {

@@ -28,9 +28,8 @@ t_load_unload() {
 
 t_autoload() {
 	rmmod rue 2>/dev/null
-	setup_ns A B && veth_pair "$A" a0 10.1.0.1 "$B" b0 10.1.0.2 || return 1
 	# "rdma link add ... type rue" loads the module (rdma-link-rue alias).
-	rue_link "$A" ra a0 || return 1
+	ns_pair_setup -4 10.1.0.1,10.1.0.2 -l ra, || return 1
 	rue_module_loaded && rdma_dev_exists ra
 }
 

@@ -31,19 +31,9 @@ t_setup() {
 		return $ksft_skip
 	fi
 	tc qdisc del dev lo root
-	setup_ns A B && veth_pair "$A" l0 10.14.0.1 "$B" l1 10.14.0.2 || return 1
-	ip -n "$A" addr add fd00:14::1/64 dev l0 nodad &&
-	ip -n "$B" addr add fd00:14::2/64 dev l1 nodad || return 1
-	rue_link "$A" rl0 l0 && rue_link "$B" rl1 l1 || return 1
-	busywait 5000 g4 rl0 10.14.0.1 >/dev/null &&
-	busywait 5000 g4 rl1 10.14.0.2 >/dev/null &&
-	busywait 5000 g6 rl0 $GID6_A >/dev/null &&
-	busywait 5000 g6 rl1 $GID6_B >/dev/null || { echo "no GIDs"; return 1; }
-	# Neighbours resolved before netem can lose the ARP and ND packets.
-	ip netns exec "$A" ping -c 1 -W 2 10.14.0.2 >/dev/null &&
-	ip netns exec "$A" ping -c 1 -W 2 fd00:14::2 >/dev/null &&
-	ip netns exec "$B" ping -c 1 -W 2 10.14.0.1 >/dev/null &&
-	ip netns exec "$B" ping -c 1 -W 2 fd00:14::1 >/dev/null
+	# Neighbours resolved (-p) before netem can lose the ARP and ND packets.
+	ns_pair_setup -d l0,l1 -4 10.14.0.1,10.14.0.2 -6 fd00:14::1,fd00:14::2 \
+		-l rl0,rl1 -g -p
 }
 
 # impair ARGS...: the same netem on both directions; "none" removes it.

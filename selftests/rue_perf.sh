@@ -30,14 +30,7 @@ log=$RUE_OUT/rue_perf
 
 t_setup() {
 	rue_install_module && modprobe rue || return 1
-	setup_ns A B && veth_pair "$A" a0 10.6.0.1 "$B" b0 10.6.0.2 || return 1
-	rue_link "$A" rpa a0 && rue_link "$B" rpb b0 || return 1
-	busywait 5000 gid_index_of rpa 10.6.0.1 >/dev/null &&
-	busywait 5000 gid_index_of rpb 10.6.0.2 >/dev/null ||
-		{ echo "GIDs did not appear"; return 1; }
-	ip netns exec "$A" ping -c 1 -W 2 10.6.0.2 >/dev/null
-	ip netns exec "$B" ping -c 1 -W 2 10.6.0.1 >/dev/null
-	return 0
+	ns_pair_setup -4 10.6.0.1,10.6.0.2 -l rpa,rpb -g -p
 }
 
 # perf NAME CLIENT-ARGS...: a server in B, the client in A; the client's

@@ -29,11 +29,7 @@ t_setup() {
 	rue_install_module && modprobe rue || return 1
 	[ -x "$RUECTL" ] || { echo "ruectl is not built"; return 1; }
 	[ -x "$PFC" ] || { echo "pfc_inject is not built"; return 1; }
-	setup_ns A B && veth_pair "$A" l0 10.16.0.1 "$B" l1 10.16.0.2 || return 1
-	rue_link "$A" rl0 l0 && rue_link "$B" rl1 l1 || return 1
-	busywait 5000 g4 rl0 10.16.0.1 >/dev/null &&
-	busywait 5000 g4 rl1 10.16.0.2 >/dev/null || { echo "no GIDs"; return 1; }
-	ip netns exec "$A" ping -c 1 -W 2 10.16.0.2 >/dev/null
+	ns_pair_setup -d l0,l1 -4 10.16.0.1,10.16.0.2 -l rl0,rl1 -g -p
 }
 
 declare -A before

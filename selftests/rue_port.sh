@@ -31,8 +31,7 @@ active_mtu() {
 
 t_setup() {
 	rue_install_module && modprobe rue || return 1
-	setup_ns A B && veth_pair "$A" a0 10.2.0.1 "$B" b0 10.2.0.2 &&
-	rue_link "$A" ra a0
+	ns_pair_setup -4 10.2.0.1,10.2.0.2 -l ra,
 }
 
 t_ipv4_gid() {

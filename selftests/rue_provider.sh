@@ -11,8 +11,7 @@ require_cmd rdma ip ibv_devices ibv_devinfo cmake
 
 t_setup() {
 	rue_install_module && modprobe rue || return 1
-	setup_ns A B && veth_pair "$A" a0 10.3.0.1 "$B" b0 10.3.0.2 &&
-	rue_link "$A" rp a0
+	ns_pair_setup -4 10.3.0.1,10.3.0.2 -l rp,
 }
 
 # field NAME: the value ibv_devinfo -v prints for NAME
@@ -74,11 +73,7 @@ t_rxe_coexists() {
 	modprobe rdma_rxe 2>/dev/null || return $ksft_skip
 	setup_ns ns || return 1
 	# rdma_rxe (6.1 and 6.12) binds UDP 4791 in the initial namespace only.
-	ip link add x0 type veth peer name x1 && ip addr add 10.3.9.1/24 dev x0 &&
-	ip link set x0 up && ip link set x1 up || return 1
-	defer "ip link del x0"
-	rdma link add rxe9 type rxe netdev x0 || return 1
-	defer "rdma link del rxe9"
+	ns_pair_setup -n -,- -d x0,x1 -4 10.3.9.1, -l rxe:rxe9, || return 1
 	# Each provider claims only its own devices.
 	ibv_devinfo -d rxe9 >/dev/null || { echo "ibv_devinfo rxe9 fails with librue loaded"; return 1; }
 	ibv_devinfo -d rp | grep -q "vendor_part_id:.*29301" || return 1

@@ -15,8 +15,7 @@ RUECTL=$RUE_BUILD/userspace/ruectl/ruectl
 t_setup() {
 	[ -x "$RUECTL" ] || { echo "ruectl not built"; return 1; }
 	rue_install_module && modprobe rue || return 1
-	setup_ns A B && veth_pair "$A" a0 10.4.0.1 "$B" b0 10.4.0.2 &&
-	rue_link "$A" rc0 a0 && rue_link "$B" rc1 b0
+	ns_pair_setup -4 10.4.0.1,10.4.0.2 -l rc0,rc1
 }
 
 t_dev_show() {

@@ -18,10 +18,7 @@ LIMIT=${RUE_TOOLS_TIMEOUT:-180}
 
 t_setup() {
 	rue_install_module && modprobe rue && modprobe rdma_ucm || return 1
-	setup_ns A B && veth_pair "$A" t0 10.11.0.1 "$B" t1 10.11.0.2 &&
-	rue_link "$A" rt0 t0 && rue_link "$B" rt1 t1 || return 1
-	busywait 5000 gid_index_of rt0 10.11.0.1 >/dev/null &&
-	busywait 5000 gid_index_of rt1 10.11.0.2 >/dev/null
+	ns_pair_setup -d t0,t1 -4 10.11.0.1,10.11.0.2 -l rt0,rt1 -g
 }
 
 # pair TOPO PORT SERVER_CMD... -- CLIENT_CMD...: the server in ns A, the

@@ -30,16 +30,8 @@ GID6_B=fd00:0012:0000:0000:0000:0000:0000:0002
 t_setup() {
 	[ -x "$RUEDUMP" ] || { echo "ruedump is not built"; return 1; }
 	rue_install_module && modprobe rue && modprobe rdma_ucm || return 1
-	setup_ns A B && veth_pair "$A" w0 10.12.0.1 "$B" w1 10.12.0.2 || return 1
-	ip -n "$A" addr add fd00:12::1/64 dev w0 nodad &&
-	ip -n "$B" addr add fd00:12::2/64 dev w1 nodad || return 1
-	rue_link "$A" rw0 w0 && rue_link "$B" rw1 w1 || return 1
-	busywait 5000 g4 rw0 10.12.0.1 >/dev/null &&
-	busywait 5000 g4 rw1 10.12.0.2 >/dev/null &&
-	busywait 5000 g6 rw0 $GID6_A >/dev/null &&
-	busywait 5000 g6 rw1 $GID6_B >/dev/null || { echo "no GIDs"; return 1; }
-	ip netns exec "$A" ping -c 1 -W 2 10.12.0.2 >/dev/null &&
-	ip netns exec "$A" ping -c 1 -W 2 fd00:12::2 >/dev/null || return 1
+	ns_pair_setup -d w0,w1 -4 10.12.0.1,10.12.0.2 -6 fd00:12::1,fd00:12::2 \
+		-l rw0,rw1 -g -p || return 1
 
 	ip netns exec "$B" tcpdump -i w1 -U -s 0 -w "$PCAP" udp port 4791 \
 		2>"$RUE_OUT/tcpdump.err" &
