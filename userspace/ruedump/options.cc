@@ -1,109 +1,95 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// CLI11, taking what getopt_long(3) took before (see options.h).  Unknown
+// options and operands beyond FILE are set aside by CLI11 (allow_extras)
+// and reported here in ruedump's words, which its tests and callers read.
 #include "ruedump/options.h"
 
-#include <getopt.h>
+#include <CLI/CLI.hpp>
 
 #include <charconv>
-#include <cstring>
 #include <string_view>
+#include <vector>
+
+#include "tools/cli_getopt.h"
+#include "tools/cli_leftovers.h"
+#include "tools/cli_synopsis.h"
 
 namespace rue::dump {
 namespace {
 
-// Leading ':': a missing argument is reported as ':', not '?'.
-constexpr char kShortOptions[] = ":jxvc:F:hV";
-constexpr int kCheck = 256;
+constexpr char kSynopsis[] =
+    "ruedump [-j] [-x] [-v] [-c COUNT] [-F roce|uet|all] [--check] FILE\n"
+    "Decode RoCEv2 (UDP 4791) and UET (UDP 4793) packets in a pcap file (- "
+    "for standard input).";
 
-constexpr option kLongOptions[] = {
-    {"json", no_argument, nullptr, 'j'},
-    {"hex", no_argument, nullptr, 'x'},
-    {"verbose", no_argument, nullptr, 'v'},
-    {"count", required_argument, nullptr, 'c'},
-    {"filter", required_argument, nullptr, 'F'},
-    {"check", no_argument, nullptr, kCheck},
-    {"help", no_argument, nullptr, 'h'},
-    {"version", no_argument, nullptr, 'V'},
-    {nullptr, 0, nullptr, 0},
-};
+constexpr char kFooter[] =
+    "Exit status: 0 ok, 1 bad command line or unreadable file, 2 --check "
+    "found\n"
+    "malformed packets or bad ICRCs.";
 
-std::optional<uint64_t> ParseCount(std::string_view text) {
-  uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || value == 0) return std::nullopt;
-  return value;
+// -c: a positive decimal number, rewritten without leading zeros for
+// CLI11's conversion, which would read "010" as octal (and take "0x10" and
+// "+5").
+CLI::Validator PositiveCount() {
+  return CLI::Validator([](std::string& text) -> std::string {
+    uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || value == 0)
+      return "COUNT must be a positive integer, not '" + text + "'";
+    text = std::to_string(value);
+    return "";
+  }, "");
 }
 
-std::optional<Selection> ParseFilter(std::string_view text) {
-  if (text == "all") return Selection{true, true};
-  if (text == "roce") return Selection{true, false};
-  if (text == "uet") return Selection{false, true};
-  return std::nullopt;
+Selection SelectionOf(const std::string& word) {
+  if (word == "roce") return Selection{true, false};
+  if (word == "uet") return Selection{false, true};
+  return Selection{true, true};
 }
 
-// The word getopt_long() refused.  An unknown short option (perhaps inside
-// a bundle) is in optopt; otherwise getopt_long() has stepped past the word
-// at fault: an unknown long option (optopt 0), a long one given an argument
-// it does not take (optopt is one of ours), or one missing its argument.
-std::string Offender(int flag, char* argv[]) {
-  const bool ours = optopt > 0 && optopt < kCheck &&
-                    std::strchr(kShortOptions + 1, optopt) != nullptr;
-  if (flag == '?' && optopt > 0 && !ours)
-    return std::string("-") + static_cast<char>(optopt);
-  return argv[optind - 1];
+void Describe(CLI::App* app, Options* o) {
+  cli11::SetSynopsis(app, kSynopsis);
+  app->footer(kFooter);
+  // As getopt_long did: a repeated option's last value counts; a flag
+  // takes no value.
+  app->option_defaults()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+      ->disable_flag_override();
+  app->allow_extras();
+  app->set_version_flag("-V,--version", "", "the version");
+  app->add_flag("-j,--json", o->json, "one JSON object per packet (JSON lines)");
+  app->add_flag("-x,--hex", o->hex, "add a hex dump of each packet");
+  app->add_flag("-v,--verbose", o->verbose,
+                "every field, one a line (with -j: every field)");
+  app->add_option("-c,--count", o->count, "stop after COUNT packets shown")
+      ->transform(PositiveCount())
+      ->type_name("COUNT");
+  app->add_option_function<std::string>(
+         "-F,--filter",
+         [o](const std::string& word) { o->selection = SelectionOf(word); },
+         "decode roce, uet or all (default all)")
+      ->check(CLI::IsMember({"roce", "uet", "all"}))
+      ->type_name("PROTO");
+  app->add_flag("--check", o->check,
+                "exit 0 only if every packet parsed and every ICRC verified");
+  app->add_option("FILE", o->file, "the capture file, - for standard input")
+      ->type_name("");
 }
 
-// Applies one option; false with *error on a bad argument.
-bool Apply(int flag, const char* arg, Options* options, std::string* error) {
-  switch (flag) {
-    case 'j':
-      options->json = true;
-      return true;
-    case 'x':
-      options->hex = true;
-      return true;
-    case 'v':
-      options->verbose = true;
-      return true;
-    case kCheck:
-      options->check = true;
-      return true;
-    case 'h':
-      options->help = true;
-      return true;
-    case 'V':
-      options->version = true;
-      return true;
-    case 'c':
-      options->count = ParseCount(arg);
-      if (!options->count)
-        *error = std::string("-c: COUNT must be a positive integer, not '") +
-                 arg + "'";
-      return options->count.has_value();
-    case 'F': {
-      std::optional<Selection> selection = ParseFilter(arg);
-      if (!selection)
-        *error = std::string("-F: want roce, uet or all, not '") + arg + "'";
-      if (selection) options->selection = *selection;
-      return selection.has_value();
-    }
+// What CLI11 set aside, and the file it needs: "" or the error.
+std::string Check(const CLI::App& app, const Options& o) {
+  const cli11::Leftovers left = cli11::SortLeftovers(app.remaining());
+  if (!left.options.empty())
+    return "unknown option '" + left.options.front() + "'";
+  if (!left.arguments.empty()) {
+    return "one capture file only, not '" + o.file + "' and '" +
+           left.arguments.front() + "'";
   }
-  return false;
-}
-
-bool TakeFile(int argc, char* argv[], Options* options, std::string* error) {
-  const int files = argc - optind;
-  if (files == 1) {
-    options->file = argv[optind];
-    return true;
-  }
-  if (files == 0) {
-    *error = "no capture file given (use - for standard input)";
-  } else {
-    *error = std::string("one capture file only, not '") + argv[optind] +
-             "' and '" + argv[optind + 1] + "'";
-  }
-  return false;
+  if (app.get_option("FILE")->count() == 0)
+    return "no capture file given (use - for standard input)";
+  return "";
 }
 
 }  // namespace
@@ -111,45 +97,30 @@ bool TakeFile(int argc, char* argv[], Options* options, std::string* error) {
 std::optional<Options> ParseOptions(int argc, char* argv[],
                                     std::string* error) {
   Options options;
-  optind = 0;  // glibc: start afresh, as if never called
-  opterr = 0;  // errors are ours to report
-  int flag;
-  while ((flag = getopt_long(argc, argv, kShortOptions, kLongOptions,
-                             nullptr)) != -1) {
-    if (flag == '?') {
-      *error = "unknown option '" + Offender(flag, argv) + "'";
-      return std::nullopt;
-    }
-    if (flag == ':') {
-      *error = "option '" + Offender(flag, argv) + "' needs an argument";
-      return std::nullopt;
-    }
-    if (!Apply(flag, optarg, &options, error)) return std::nullopt;
+  CLI::App app("", "ruedump");
+  Describe(&app, &options);
+  try {
+    cli11::ParseLikeGetopt(&app, argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    options.help = true;
+    return options;
+  } catch (const CLI::CallForVersion&) {
+    options.version = true;
+    return options;
+  } catch (const CLI::ParseError& e) {
+    *error = e.what();
+    return std::nullopt;
   }
-  if (options.help || options.version) return options;
-  if (!TakeFile(argc, argv, &options, error)) return std::nullopt;
+  *error = Check(app, options);
+  if (!error->empty()) return std::nullopt;
   return options;
 }
 
 std::string Usage() {
-  return "Usage: ruedump [-j] [-x] [-v] [-c COUNT] [-F roce|uet|all] "
-         "[--check] FILE\n"
-         "Decode RoCEv2 (UDP 4791) and UET (UDP 4793) packets in a pcap "
-         "file (- for standard input).\n"
-         "\n"
-         "  -j, --json          one JSON object per packet (JSON lines)\n"
-         "  -x, --hex           add a hex dump of each packet\n"
-         "  -v, --verbose       every field, one a line (with -j: every "
-         "field)\n"
-         "  -c, --count COUNT   stop after COUNT packets shown\n"
-         "  -F, --filter PROTO  decode roce, uet or all (default all)\n"
-         "      --check         exit 0 only if every packet parsed and every "
-         "ICRC verified\n"
-         "  -h, --help          this text\n"
-         "  -V, --version       the version\n"
-         "\n"
-         "Exit status: 0 ok, 1 bad command line or unreadable file, 2 --check "
-         "found\nmalformed packets or bad ICRCs.\n";
+  Options options;
+  CLI::App app("", "ruedump");
+  Describe(&app, &options);
+  return app.help();
 }
 
 }  // namespace rue::dump

@@ -24,12 +24,13 @@ struct Options {
   std::string file;               // "-": standard input
 };
 
-// Parses argv (getopt_long(3): bundled short options, long options and
-// their unique prefixes, options after the file, "--").  On a bad command
-// line returns nullopt and sets *error.  argv may be permuted.
+// Parses argv with CLI11, taking what getopt_long(3) took before: bundled
+// short options, long options and their unique prefixes, options after the
+// file, "--", a repeated option's last value.  On a bad command line
+// returns nullopt and sets *error.
 std::optional<Options> ParseOptions(int argc, char* argv[], std::string* error);
 
-// The --help text.
+// The --help text, CLI11's.
 std::string Usage();
 
 }  // namespace rue::dump

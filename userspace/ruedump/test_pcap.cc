@@ -13,6 +13,7 @@
 #include "rue/wire/reader.h"
 #include "rue/wire/writer.h"
 #include "ruedump/ruedump.h"
+#include "tools/command_line_test_util.h"
 
 namespace rue::dump::testing {
 namespace {
@@ -208,15 +209,11 @@ Bytes ToBytes(std::span<const uint8_t> bytes) {
 }
 
 RunResult RunRuedump(std::initializer_list<std::string> args) {
-  std::vector<std::string> words = {"ruedump"};
-  words.insert(words.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& word : words) argv.push_back(word.data());
-  argv.push_back(nullptr);
+  cli11::testing::Argv argv("ruedump", args);
   std::ostringstream out;
   std::ostringstream err;
   RunResult result;
-  result.status = Run(static_cast<int>(words.size()), argv.data(), out, err);
+  result.status = Run(argv.argc(), argv.argv(), out, err);
   result.out = out.str();
   result.err = err.str();
   return result;

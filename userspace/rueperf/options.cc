@@ -1,155 +1,208 @@
 // SPDX-License-Identifier: GPL-2.0
+//
+// CLI11: the server and client subcommands (and help) and their options,
+// whose values values.h's validators check.  CLI11 refuses a missing
+// value, an option given twice, a flag with a value, a client without HOST
+// and --iters with --duration; the rules on combinations of values come
+// after the parse.
+//
+// Words CLI11 does not know are set aside (allow_extras) and reported here,
+// as are the missing command and -d: selftests/rue_perf.sh reads these
+// sentences ("unknown option --frob", "-d DEVICE is required", "the
+// server takes this from the client").
 #include "rueperf/options.h"
 
-#include <charconv>
-#include <set>
+#include <CLI/CLI.hpp>
+
 #include <vector>
+
+#include "rueperf/values.h"
+#include "tools/cli_leftovers.h"
+#include "tools/cli_synopsis.h"
 
 namespace rue::perf {
 namespace {
 
-// What each option takes and which role accepts it.
-struct Spec {
-  std::string_view name;   // long form
-  std::string_view short_name;
-  bool takes_value;
-  bool client_only;
-};
+constexpr char kSynopsis[] =
+    "rueperf server -d DEV [--port P] [-x GID_INDEX] [-i IB_PORT] [-j]\n"
+    "       rueperf client -d DEV HOST [OPTIONS]\n"
+    "       rueperf help | -V";
 
-constexpr Spec kSpecs[] = {
-    {"--device", "-d", true, false},  {"--port", "", true, false},
-    {"--gid-index", "-x", true, false}, {"--ib-port", "-i", true, false},
-    {"--json", "-j", false, false},   {"--pretty", "-p", false, false},
-    {"--transport", "-t", true, true}, {"--op", "-o", true, true},
-    {"--test", "", true, true},       {"--size", "-s", true, true},
-    {"--iters", "-n", true, true},    {"--duration", "-D", true, true},
-    {"--depth", "-q", true, true},    {"--peers", "-P", true, true},
-    {"--job", "", true, true},        {"--verify", "", false, true},
-};
+constexpr char kExamples[] =
+    "Examples:\n"
+    "  rueperf server -d rue0\n"
+    "  rueperf client -d rue0 10.0.0.1 --op read --size 4K --depth 32\n"
+    "  rueperf client -d rue0 10.0.0.1 --transport rud --job 7 --peers 4 -j";
 
-const Spec* FindSpec(std::string_view arg) {
-  for (const Spec& s : kSpecs)
-    if (arg == s.name || (!s.short_name.empty() && arg == s.short_name))
-      return &s;
-  return nullptr;
+// An option naming one of an enum's values: one of names, which parse
+// turns into the value.
+template <typename E>
+void AddWord(CLI::App* app, const std::string& name, E* value,
+             std::optional<E> (*parse)(std::string_view),
+             std::vector<std::string> names, const std::string& help) {
+  std::string choices;
+  for (const std::string& n : names)
+    choices += (choices.empty() ? "" : "|") + n;
+  app->add_option_function<std::string>(
+         name, [value, parse](const std::string& w) { *value = *parse(w); },
+         help)
+      ->check(OneOf(std::move(names)))
+      ->type_name(choices);
 }
 
-std::optional<uint64_t> ParseU64(std::string_view text) {
-  uint64_t v = 0;
-  if (text.empty()) return std::nullopt;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size())
-    return std::nullopt;
-  return v;
+// A flag, refused twice as every option is (CLI11 lets flags repeat).
+void AddFlag(CLI::App* app, const std::string& name, bool* flag,
+             const std::string& help) {
+  app->add_flag(name, *flag, help)
+      ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
 }
 
-// Parses one option's value into the options; "" or the error.
-class Parser {
+// The parse: the apps, bound to the options, and what the checks after the
+// parse need to see.
+class CommandLine {
  public:
-  explicit Parser(Options* o) : o_(o) {}
+  CommandLine();
 
-  std::string Apply(std::string_view name, std::string_view value);
-  std::string Finish(bool have_iters, bool have_duration, bool have_job,
-                     bool have_depth);
+  CLI::App& app() { return app_; }
+  // "" or why the parsed command line cannot run.
+  std::string Check();
+  // The --help text for what was parsed: the chosen command's, or all.
+  std::string Help() const;
+
+  Options options;
 
  private:
-  std::string Number(std::string_view name, std::string_view value,
-                     uint64_t lo, uint64_t hi, uint64_t* out, bool sized);
+  void AddCommon(CLI::App* sub);
+  void AddClient();
+  std::string CheckLeftovers(const CLI::App& sub) const;
+  std::string CheckClient();
 
-  Options* o_;
+  CLI::App app_{"", "rueperf"};
+  CLI::App* server_;
+  CLI::App* client_;
+  CLI::App* help_;
 };
 
-std::string Parser::Number(std::string_view name, std::string_view value,
-                           uint64_t lo, uint64_t hi, uint64_t* out,
-                           bool sized) {
-  std::optional<uint64_t> v = sized ? ParseSize(value) : ParseU64(value);
-  if (!v)
-    return std::string(name) + ": '" + std::string(value) +
-           "' is not a number";
-  if (*v < lo || *v > hi)
-    return std::string(name) + ": " + std::string(value) +
-           " is out of range " + std::to_string(lo) + ".." +
-           std::to_string(hi);
-  *out = *v;
-  return "";
+CommandLine::CommandLine() {
+  // Subcommands take these from app_ when they are made.
+  app_.allow_extras();
+  app_.option_defaults()->disable_flag_override();
+  app_.set_version_flag("-V,--version", "", "print the version");
+  server_ = app_.add_subcommand(
+      "server", "wait for one client, serve its run, print one line");
+  client_ = app_.add_subcommand(
+      "client", "run the test with the server at HOST and report");
+  help_ = app_.add_subcommand("help", "print this text");
+  app_.require_subcommand(0, 1);
+  AddCommon(server_);
+  AddCommon(client_);
+  AddClient();
+  // After the subcommands, which keep CLI11's usage line.
+  cli11::SetSynopsis(&app_, kSynopsis);
+  app_.footer(kExamples);
 }
 
-std::string Parser::Apply(std::string_view name, std::string_view value) {
-  Params& p = o_->params;
-  uint64_t v = 0;
-  std::string err;
-  auto bad_word = [&](std::string_view choices) {
-    return std::string(name) + ": '" + std::string(value) +
-           "' is not one of " + std::string(choices);
-  };
+void CommandLine::AddCommon(CLI::App* sub) {
+  Options& o = options;
+  sub->add_option("-d,--device", o.device, "RDMA device")
+      ->check(DeviceName())
+      ->type_name("DEV");
+  sub->add_option("--port", o.port, "TCP port of the exchange (18520)")
+      ->transform(Count(1, 65535))
+      ->type_name("P");
+  sub->add_option("-x,--gid-index", o.gid_index,
+                  "GID index (default: the first RoCEv2 GID)")
+      ->transform(Count(0, 255))
+      ->type_name("N");
+  sub->add_option("-i,--ib-port", o.ib_port, "device port (1)")
+      ->transform(Count(1, 255))
+      ->type_name("N");
+  AddFlag(sub, "-j,--json", &o.json, "one JSON object per run");
+  AddFlag(sub, "-p,--pretty", &o.pretty, "the same, indented");
+}
 
-  if (name == "--device") {
-    if (value.empty()) return "--device: the device name is empty";
-    o_->device = value;
-  } else if (name == "--port") {
-    err = Number(name, value, 1, 65535, &v, false);
-    o_->port = static_cast<uint16_t>(v);
-  } else if (name == "--gid-index") {
-    err = Number(name, value, 0, 255, &v, false);
-    o_->gid_index = static_cast<int>(v);
-  } else if (name == "--ib-port") {
-    err = Number(name, value, 1, 255, &v, false);
-    o_->ib_port = static_cast<uint8_t>(v);
-  } else if (name == "--json") {
-    o_->json = true;
-  } else if (name == "--pretty") {
-    o_->json = o_->pretty = true;
-  } else if (name == "--transport") {
-    auto t = ParseTransport(value);
-    if (!t) return bad_word("rc, rud, rod");
-    p.transport = *t;
-  } else if (name == "--op") {
-    auto op = ParseOp(value);
-    if (!op) return bad_word("send, write, read");
-    p.op = *op;
-  } else if (name == "--test") {
-    auto t = ParseTest(value);
-    if (!t) return bad_word("bw, lat, rate");
-    p.test = *t;
-  } else if (name == "--size") {
-    err = Number(name, value, 1, kMaxSize, &v, true);
-    p.size = static_cast<uint32_t>(v);
-  } else if (name == "--iters") {
-    err = Number(name, value, 1, UINT32_MAX, &v, true);
-    p.iters = v;
-  } else if (name == "--duration") {
-    std::optional<uint64_t> ms = ParseSeconds(value);
-    if (!ms)
-      return "--duration: '" + std::string(value) +
-             "' is not a number of seconds";
-    if (*ms == 0 || *ms > kMaxDurationMs)
-      return "--duration: " + std::string(value) +
-             " is out of range 0.001..3600 seconds";
-    p.duration_ms = static_cast<uint32_t>(*ms);
-  } else if (name == "--depth") {
-    err = Number(name, value, 1, kMaxDepth, &v, false);
-    p.depth = static_cast<uint32_t>(v);
-  } else if (name == "--peers") {
-    err = Number(name, value, 1, kMaxPeers, &v, false);
-    p.peers = static_cast<uint16_t>(v);
-  } else if (name == "--job") {
-    err = Number(name, value, 0, kMaxJob, &v, false);
-    p.job = static_cast<uint32_t>(v);
-  } else if (name == "--verify") {
-    p.verify = true;
+void CommandLine::AddClient() {
+  Params& p = options.params;
+  CLI::App* c = client_;
+  c->add_option("HOST", options.host, "the server's address")
+      ->required()
+      ->type_name("");
+  AddWord(c, "-t,--transport", &p.transport, ParseTransport,
+          {"rc", "rud", "rod"}, "RC QPs, or UET QPs in RUD or ROD mode (rc)");
+  AddWord(c, "-o,--op", &p.op, ParseOp, {"send", "write", "read"},
+          "operation (write)");
+  AddWord(c, "--test", &p.test, ParseTest, {"bw", "lat", "rate"},
+          "bandwidth, latency, message rate (bw)");
+  c->add_option("-s,--size", p.size, "message size, K/M/G suffixes (65536)")
+      ->transform(Count(1, kMaxSize, true))
+      ->type_name("BYTES");
+  CLI::Option* iters =
+      c->add_option("-n,--iters", p.iters, "messages in all (1000)")
+          ->transform(Count(1, UINT32_MAX, true))
+          ->type_name("N");
+  c->add_option("-D,--duration", p.duration_ms,
+                "run for a time instead of a count")
+      ->transform(Seconds())
+      ->type_name("SECONDS")
+      ->excludes(iters);
+  c->add_option("-q,--depth", p.depth,
+                "WRs in flight per client QP (16; lat: 1)")
+      ->transform(Count(1, kMaxDepth))
+      ->type_name("N");
+  c->add_option("-P,--peers", p.peers,
+                "server QPs to spread over (1); RC: one client QP per peer, "
+                "UET: one client QP for all")
+      ->transform(Count(1, kMaxPeers))
+      ->type_name("N");
+  c->add_option("--job", p.job, "UET job id (required for rud and rod)")
+      ->transform(Count(0, kMaxJob))
+      ->type_name("ID");
+  AddFlag(c, "--verify", &p.verify, "check the data that arrived");
+}
+
+// The words sub set aside: "unknown option", or an operand too many; and
+// an option of the client's given to the server.
+std::string CommandLine::CheckLeftovers(const CLI::App& sub) const {
+  const cli11::Leftovers left = cli11::SortLeftovers(sub.remaining());
+  if (!left.options.empty()) {
+    const std::string& word = left.options.front();
+    const std::string name =
+        word.substr(0, word.starts_with("--") ? word.find('=') : 2);
+    const CLI::Option* theirs = client_->get_option_no_throw(name);
+    if (&sub == server_ && theirs)
+      return theirs->get_name() + ": the server takes this from the client";
+    return "unknown option " + name + " (see 'rueperf help')";
   }
-  return err;
+  if (left.arguments.empty()) return "";
+  const std::string& word = left.arguments.front();
+  if (&sub == server_) return "server: unexpected argument '" + word + "'";
+  if (&sub == client_) return "client: one HOST only, got '" + word + "' too";
+  return "unknown command '" + word + "': server, client or help";
 }
 
-std::string Parser::Finish(bool have_iters, bool have_duration, bool have_job,
-                           bool have_depth) {
-  Params& p = o_->params;
-  if (o_->device.empty()) return "-d DEVICE is required";
-  if (o_->role == Role::kServer) return "";
-  if (o_->host.empty()) return "client: the server's HOST is required";
-  if (have_iters && have_duration)
-    return "--iters and --duration exclude each other";
-  if (!have_iters && !have_duration) p.iters = kDefaultIters;
+std::string CommandLine::Check() {
+  if (std::string e = CheckLeftovers(app_); !e.empty()) return e;
+  if (help_->parsed()) {
+    options.action = Action::kHelp;
+    return "";
+  }
+  if (!server_->parsed() && !client_->parsed())
+    return "a command is required: server, client or help";
+  CLI::App* sub = server_->parsed() ? server_ : client_;
+  if (std::string e = CheckLeftovers(*sub); !e.empty()) return e;
+  options.role = sub == server_ ? Role::kServer : Role::kClient;
+  if (options.device.empty()) return "-d DEVICE is required";
+  options.json = options.json || options.pretty;
+  return options.role == Role::kClient ? CheckClient() : "";
+}
+
+// The rules on the client's values that CLI11 cannot say.
+std::string CommandLine::CheckClient() {
+  Params& p = options.params;
+  const bool have_iters = client_->get_option("--iters")->count() > 0;
+  const bool have_job = client_->get_option("--job")->count() > 0;
+  const bool have_depth = client_->get_option("--depth")->count() > 0;
+  if (!have_iters && p.duration_ms == 0) p.iters = kDefaultIters;
   if (IsUet(p.transport) && !have_job)
     return "--transport " + std::string(Name(p.transport)) +
            " needs --job ID (a job granted with 'ruectl job add')";
@@ -164,152 +217,43 @@ std::string Parser::Finish(bool have_iters, bool have_duration, bool have_job,
   if (p.test == Test::kLat && p.op == Op::kWrite && p.verify)
     return "--verify: the write latency test ping-pongs on the data "
            "itself and cannot verify it";
-  std::string_view e = ParamsError(p);
-  return e.empty() ? "" : std::string(e);
+  return std::string(ParamsError(p));
+}
+
+std::string CommandLine::Help() const {
+  for (const CLI::App* sub : {server_, client_})
+    if (sub->parsed()) return sub->help(app_.get_name());
+  // Every command's options.  Through the formatter: once "help" is
+  // parsed, app_.help() would print that command's own.
+  return app_.get_formatter()->make_help(&app_, app_.get_name(),
+                                         CLI::AppFormatMode::All);
 }
 
 }  // namespace
 
-std::optional<uint64_t> ParseSize(std::string_view text) {
-  uint64_t mult = 1;
-  if (!text.empty()) {
-    switch (text.back()) {
-    case 'k': case 'K': mult = 1ull << 10; break;
-    case 'm': case 'M': mult = 1ull << 20; break;
-    case 'g': case 'G': mult = 1ull << 30; break;
-    default: break;
-    }
-    if (mult != 1) text.remove_suffix(1);
-  }
-  std::optional<uint64_t> v = ParseU64(text);
-  if (!v || *v > UINT64_MAX / mult) return std::nullopt;
-  return *v * mult;
-}
-
-std::optional<uint64_t> ParseSeconds(std::string_view text) {
-  size_t dot = text.find('.');
-  std::string_view whole = text.substr(0, dot);
-  std::string_view frac =
-      dot == std::string_view::npos ? "" : text.substr(dot + 1);
-  if (dot != std::string_view::npos && frac.empty()) return std::nullopt;
-  if (frac.size() > 3) return std::nullopt;
-  std::optional<uint64_t> w = whole.empty() && !frac.empty()
-                                  ? std::optional<uint64_t>(0)
-                                  : ParseU64(whole);
-  if (!w || *w > kMaxDurationMs) return std::nullopt;
-  uint64_t ms = *w * 1000;
-  if (!frac.empty()) {
-    std::optional<uint64_t> f = ParseU64(frac);
-    if (!f) return std::nullopt;
-    for (size_t i = frac.size(); i < 3; ++i) *f *= 10;
-    ms += *f;
-  }
-  return ms;
-}
-
 ParseResult ParseArgs(std::span<const std::string_view> args) {
-  Options o;
-  if (args.empty()) return {std::nullopt, "a command is required: server, client or help"};
-  std::string_view cmd = args[0];
-  if (cmd == "help" || cmd == "-h" || cmd == "--help") {
-    o.action = Action::kHelp;
-    return {o, ""};
+  CommandLine cl;
+  std::vector<std::string> words(args.rbegin(), args.rend());  // reversed
+  try {
+    cl.app().parse(std::move(words));
+  } catch (const CLI::CallForHelp&) {
+    cl.options.action = Action::kHelp;
+    return {cl.options, "", cl.Help()};
+  } catch (const CLI::CallForVersion&) {
+    cl.options.action = Action::kVersion;
+    return {cl.options, "", ""};
+  } catch (const CLI::ParseError& e) {
+    return {std::nullopt, e.what(), ""};
   }
-  if (cmd == "-V" || cmd == "--version") {
-    o.action = Action::kVersion;
-    return {o, ""};
-  }
-  if (cmd == "server")
-    o.role = Role::kServer;
-  else if (cmd == "client")
-    o.role = Role::kClient;
-  else
-    return {std::nullopt, "unknown command '" + std::string(cmd) +
-                              "': server, client or help"};
-
-  Parser parser(&o);
-  std::set<std::string_view> seen;
-  std::vector<std::string_view> positional;
-  for (size_t i = 1; i < args.size(); ++i) {
-    std::string_view arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      o.action = Action::kHelp;
-      return {o, ""};
-    }
-    if (arg.size() < 2 || arg[0] != '-') {
-      positional.push_back(arg);
-      continue;
-    }
-    std::string_view value;
-    bool inline_value = false;
-    if (size_t eq = arg.find('='); eq != std::string_view::npos &&
-                                   arg.starts_with("--")) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      inline_value = true;
-    }
-    const Spec* spec = FindSpec(arg);
-    if (!spec)
-      return {std::nullopt, "unknown option " + std::string(arg) +
-                                " (see 'rueperf help')"};
-    if (spec->client_only && o.role == Role::kServer)
-      return {std::nullopt, std::string(spec->name) +
-                                ": the server takes this from the client"};
-    if (!seen.insert(spec->name).second)
-      return {std::nullopt, std::string(spec->name) + " is given twice"};
-    if (spec->takes_value && !inline_value) {
-      if (i + 1 >= args.size())
-        return {std::nullopt, std::string(spec->name) + " needs a value"};
-      value = args[++i];
-    } else if (!spec->takes_value && inline_value) {
-      return {std::nullopt, std::string(spec->name) + " takes no value"};
-    }
-    std::string err = parser.Apply(spec->name, value);
-    if (!err.empty()) return {std::nullopt, err};
-  }
-  if (o.role == Role::kServer && !positional.empty())
-    return {std::nullopt, "server: unexpected argument '" +
-                              std::string(positional[0]) + "'"};
-  if (o.role == Role::kClient && positional.size() > 1)
-    return {std::nullopt, "client: one HOST only, got '" +
-                              std::string(positional[1]) + "' too"};
-  if (!positional.empty()) o.host = positional[0];
-  std::string err =
-      parser.Finish(seen.count("--iters") > 0, seen.count("--duration") > 0,
-                    seen.count("--job") > 0, seen.count("--depth") > 0);
-  if (!err.empty()) return {std::nullopt, err};
-  return {o, ""};
+  std::string error = cl.Check();
+  if (!error.empty()) return {std::nullopt, error, ""};
+  if (cl.options.action == Action::kHelp) return {cl.options, "", cl.Help()};
+  return {cl.options, "", ""};
 }
 
 std::string Usage() {
-  return R"(Usage: rueperf server -d DEV [--port P] [-x GID_INDEX] [-i IB_PORT] [-j]
-       rueperf client -d DEV HOST [OPTIONS]
-       rueperf help | -V
-
-Client options (the server learns them from the client):
-  -t, --transport rc|rud|rod  RC QPs, or UET QPs in RUD or ROD mode (rc)
-  -o, --op send|write|read    operation (write)
-      --test bw|lat|rate      bandwidth, latency, message rate (bw)
-  -s, --size BYTES            message size, K/M/G suffixes (65536)
-  -n, --iters N               messages in all (1000)
-  -D, --duration SECONDS      run for a time instead of a count
-  -q, --depth N               WRs in flight per client QP (16; lat: 1)
-  -P, --peers N               server QPs to spread over (1); RC: one client
-                              QP per peer, UET: one client QP for all
-      --job ID                UET job id (required for rud and rod)
-      --verify                check the data that arrived
-Common options:
-  -d, --device DEV            RDMA device
-      --port P                TCP port of the exchange (18520)
-  -x, --gid-index N           GID index (default: the first RoCEv2 GID)
-  -i, --ib-port N             device port (1)
-  -j, --json                  one JSON object per run; -p indents it
-
-Examples:
-  rueperf server -d rue0
-  rueperf client -d rue0 10.0.0.1 --op read --size 4K --depth 32
-  rueperf client -d rue0 10.0.0.1 --transport rud --job 7 --peers 4 -j
-)";
+  CommandLine cl;
+  return cl.Help();
 }
 
 }  // namespace rue::perf

@@ -8,8 +8,9 @@
 //           [--test bw|lat|rate] [--size S] [--iters N | --duration T]
 //           [--depth Q] [--peers N] [--job ID] [--verify] [-j] [-p]
 //
-// Parsing never throws: a bad command line comes back as one sentence
-// naming the option and what is wrong with it.
+// Parsed with CLI11 (options.cc), which also writes --help.  Parsing never
+// throws: a bad command line comes back as one sentence naming the option
+// and what is wrong with it.
 #ifndef RUE_RUEPERF_OPTIONS_H_
 #define RUE_RUEPERF_OPTIONS_H_
 
@@ -45,19 +46,14 @@ struct Options {
 struct ParseResult {
   std::optional<Options> options;  // set on success
   std::string error;               // set on failure
+  std::string help;                // with Action::kHelp: the text to print
 };
 
 // @args: the arguments after the program name.
 ParseResult ParseArgs(std::span<const std::string_view> args);
 
+// The whole --help text: every command and its options.
 std::string Usage();
-
-// "64K" -> 65536: a count with an optional K, M or G suffix (powers of
-// 1024), as sizes are given.
-std::optional<uint64_t> ParseSize(std::string_view text);
-
-// "2.5" -> 2500: seconds, with up to three decimals, as milliseconds.
-std::optional<uint64_t> ParseSeconds(std::string_view text);
 
 }  // namespace rue::perf
 

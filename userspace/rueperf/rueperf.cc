@@ -21,7 +21,7 @@ int Run(std::span<const std::string_view> args, std::ostream& out,
   }
   const Options& o = *parsed.options;
   if (o.action == Action::kHelp) {
-    out << Usage();
+    out << parsed.help;
     return 0;
   }
   if (o.action == Action::kVersion) {

@@ -13,13 +13,12 @@
 #include "rue/wire/result.h"
 #include "test_util.h"
 #include "tools/inject_common.h"
-#include "tools/pfc_inject_test_util.h"
+#include "tools/command_line_test_util.h"
 
 namespace rue::pfc_inject {
 namespace {
 
-using testing::Parse;
-using testing::Parsed;
+using Parsed = cli11::testing::Parsed<Options>;
 using wire::testing::ToU8;
 
 constexpr wire::MacAddress kIfaceMac = {0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee};
@@ -29,7 +28,7 @@ constexpr wire::MacAddress kIfaceMac = {0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee};
 // refuse.
 std::vector<std::byte> Build(std::vector<std::string> args) {
   args.insert(args.begin(), {"-i", "veth0"});
-  Parsed p = Parse(args);
+  Parsed p = cli11::testing::ParseWords(ParseOptions, args);
   EXPECT_TRUE(p.options) << p.error;
   if (!p.options) return {};
   return BuildFrame(*p.options, p.options->src_mac.value_or(kIfaceMac));
@@ -43,7 +42,7 @@ std::string DryRun(std::vector<std::string> args) {
 
 std::string Describe(std::vector<std::string> args) {
   args.insert(args.begin(), {"-i", "veth0"});
-  Parsed p = Parse(args);
+  Parsed p = cli11::testing::ParseWords(ParseOptions, args);
   EXPECT_TRUE(p.options) << p.error;
   return p.options ? pfc_inject::Describe(*p.options) : "";
 }

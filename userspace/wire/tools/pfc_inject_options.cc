@@ -1,253 +1,248 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// getopt_long(3), as roce_inject uses.  Options are long (but -i and -h):
-// the tool is driven by scripts, which read better spelled out.  Values
-// are checked here, option combinations after the loop.
+// CLI11.  Options are long (but -i and -h): the tool is driven by scripts,
+// which read better spelled out.  Values are checked by CLI11 validators,
+// exclusions by CLI11; --prio and --xon, which repeat, one by one as they
+// come; what depends on --dry-run after the parse.
 #include "tools/pfc_inject_options.h"
 
-#include <getopt.h>
 #include <net/if.h>
 
-#include <charconv>
 #include <utility>
 
+#include "tools/cli_getopt.h"
+#include "tools/cli_leftovers.h"
+#include "tools/cli_synopsis.h"
+#include "tools/inject_cli.h"
 #include "tools/inject_common.h"
 
 namespace rue::pfc_inject {
 namespace {
 
+using inject::NumberUpTo;
 using inject::ParseNumber;
-
-enum Flag : int {
-  kSrcMac = 256,
-  kPrio,
-  kXon,
-  kOpcode,
-  kEtherType,
-  kTruncate,
-  kReservedBits,
-  kRawHex,
-  kCount,
-  kIntervalUs,
-  kDryRun,
-};
-
-// Leading ':': a missing argument is reported as ':', not '?'.
-constexpr char kShortOptions[] = ":hi:";
-
-constexpr option kLongOptions[] = {
-    {"interface", required_argument, nullptr, 'i'},
-    {"src-mac", required_argument, nullptr, kSrcMac},
-    {"prio", required_argument, nullptr, kPrio},
-    {"xon", required_argument, nullptr, kXon},
-    {"opcode", required_argument, nullptr, kOpcode},
-    {"ethertype", required_argument, nullptr, kEtherType},
-    {"truncate", required_argument, nullptr, kTruncate},
-    {"reserved-bits", no_argument, nullptr, kReservedBits},
-    {"raw-hex", required_argument, nullptr, kRawHex},
-    {"count", required_argument, nullptr, kCount},
-    {"interval-us", required_argument, nullptr, kIntervalUs},
-    {"dry-run", no_argument, nullptr, kDryRun},
-    {"help", no_argument, nullptr, 'h'},
-    {nullptr, 0, nullptr, 0},
-};
 
 constexpr uint64_t kU16Max = 0xFFFF;
 constexpr uint64_t kU32Max = 0xFFFFFFFF;
 constexpr uint64_t kMaxPriority = wire::kPfcPriorities - 1;
 
-// Options that shape a built frame, so mean nothing with --raw-hex.
-bool BuiltOnly(int flag) {
-  switch (flag) {
-    case kSrcMac:
-    case kPrio:
-    case kXon:
-    case kOpcode:
-    case kEtherType:
-    case kTruncate:
-    case kReservedBits:
-      return true;
-  }
-  return false;
+constexpr char kSynopsis[] =
+    "pfc_inject -i IFACE [--prio P=QUANTA ...] [--xon P ...] [OPTIONS]\n"
+    "Send IEEE 802.1Qbb PFC frames through an AF_PACKET raw socket; needs "
+    "CAP_NET_RAW.\n"
+    "The frame goes to 01:80:c2:00:00:01 with EtherType 0x8808 and opcode "
+    "0x0101, padded\n"
+    "with zeros to 60 bytes (no FCS).";
+
+constexpr char kFooter[] =
+    "Numbers are decimal or 0x hex.  Without --prio and --xon the frame "
+    "enables no\n"
+    "priority.  time[n] of priorities not given is zero.\n"
+    "\n"
+    "Examples:\n"
+    "  pfc_inject -i veth0 --prio 3=65535\n"
+    "  pfc_inject -i veth0 --prio 3=0xffff --count 100 --interval-us 1000   "
+    "# hold priority 3\n"
+    "  pfc_inject -i veth0 --xon 3\n"
+    "  pfc_inject -i veth0 --prio 3=100 --reserved-bits --truncate 20\n"
+    "  pfc_inject --src-mac 02:00:00:00:00:01 --prio 3=65535 --dry-run\n"
+    "\n"
+    "Prints \"sent N frames of M bytes on IFACE: ...\" with the fields "
+    "sent.\n"
+    "Exit status: 0 sent, 1 interface, socket or send error, 2 bad command "
+    "line.";
+
+CLI::Validator InterfaceName() {
+  return CLI::Validator([](std::string& name) -> std::string {
+    if (!name.empty() && name.size() < IFNAMSIZ) return "";
+    return "want an interface name of 1 to " + std::to_string(IFNAMSIZ - 1) +
+           " characters, not '" + name + "'";
+  }, "");
 }
 
-std::string OptionName(int flag) {
-  if (flag == 'i') return "-i";
-  for (const option& o : kLongOptions) {
-    if (o.name != nullptr && o.val == flag) return std::string("--") + o.name;
-  }
-  return "?";
+CLI::Validator Mac() {
+  return CLI::Validator([](std::string& text) -> std::string {
+    if (ParseMac(text)) return "";
+    return "want a MAC address such as 02:00:00:00:00:01, not '" + text + "'";
+  }, "");
 }
 
-std::string Hex(uint64_t value) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value, 16);
-  return "0x" + std::string(buf, end);
+CLI::Validator TruncateLength() {
+  return CLI::Validator([](std::string& text) -> std::string {
+    const std::optional<uint64_t> n = ParseNumber(text, wire::PfcFrame::kSize);
+    if (!n || *n < kMinSendSize) {
+      return "want " + std::to_string(kMinSendSize) + " to " +
+             std::to_string(wire::PfcFrame::kSize) +
+             " bytes (at least an Ethernet header, at most the frame), "
+             "not '" + text + "'";
+    }
+    text = std::to_string(*n);
+    return "";
+  }, "");
 }
 
-// The parse so far: the options and what the final checks need to know.
-struct State {
-  Options options;
-  int built_only = 0;  // the first BuiltOnly() option seen, 0 if none
-  std::string error;
-};
-
-bool Fail(State* s, std::string message) {
-  s->error = std::move(message);
-  return false;
+// After inject::HexBytes().
+CLI::Validator FrameSize() {
+  return CLI::Validator([](std::string& text) -> std::string {
+    const std::size_t size = inject::ParseHex(text)->size();
+    if (size >= kMinSendSize) return "";
+    return std::to_string(size) + " bytes, fewer than an Ethernet header (" +
+           std::to_string(kMinSendSize) + "), which AF_PACKET needs";
+  }, "");
 }
 
-// Parses arg into *value; false with an error naming the option otherwise.
-template <typename T>
-bool Number(State* s, int flag, const char* arg, uint64_t max, T* value) {
-  const std::optional<uint64_t> n = ParseNumber(arg, max);
-  if (!n) {
-    return Fail(s, OptionName(flag) + ": want a number from 0 to " +
-                       std::to_string(max) + " (" + Hex(max) + "), not '" +
-                       arg + "'");
-  }
-  *value = static_cast<T>(*n);
-  return true;
-}
-
-template <typename T>
-bool Number(State* s, int flag, const char* arg, uint64_t max,
-            std::optional<T>* value) {
-  T v{};
-  if (!Number(s, flag, arg, max, &v)) return false;
-  *value = v;
-  return true;
-}
-
-bool Interface(State* s, const char* arg) {
-  const std::string_view name(arg);
-  if (name.empty() || name.size() >= IFNAMSIZ) {
-    return Fail(s, "-i: want an interface name of 1 to " +
-                       std::to_string(IFNAMSIZ - 1) + " characters, not '" +
-                       arg + "'");
-  }
-  s->options.interface = arg;
-  return true;
-}
-
-bool SrcMac(State* s, const char* arg) {
-  s->options.src_mac = ParseMac(arg);
-  if (s->options.src_mac) return true;
-  return Fail(s, std::string("--src-mac: want a MAC address such as "
-                             "02:00:00:00:00:01, not '") +
-                     arg + "'");
-}
-
-// One priority's entry, refusing a second one for the same priority.
-bool SetQuanta(State* s, int flag, const char* arg, PriorityQuanta pq) {
-  std::optional<uint16_t>& slot = s->options.quanta[pq.priority];
+// One priority's entry from `option value`, refusing a second one for the
+// same priority.  The message names the value, for the option repeats.
+void SetQuanta(Options* o, const std::string& given, PriorityQuanta pq) {
+  std::optional<uint16_t>& slot = o->quanta[pq.priority];
   if (slot) {
-    return Fail(s, OptionName(flag) + " " + arg + ": priority " +
-                       std::to_string(pq.priority) + " is already given");
+    throw CLI::ValidationError(given, "priority " +
+                                          std::to_string(pq.priority) +
+                                          " is already given");
   }
   slot = pq.quanta;
-  return true;
 }
 
-bool Prio(State* s, const char* arg) {
-  std::string why;
-  const std::optional<PriorityQuanta> pq = ParsePriorityQuanta(arg, &why);
-  if (!pq) return Fail(s, std::string("--prio ") + arg + ": " + why);
-  return SetQuanta(s, kPrio, arg, *pq);
-}
-
-bool Xon(State* s, const char* arg) {
-  const std::optional<uint64_t> p = ParseNumber(arg, kMaxPriority);
-  if (!p) {
-    return Fail(s, std::string("--xon: want a priority from 0 to 7, not '") +
-                       arg + "'");
-  }
-  return SetQuanta(s, kXon, arg, {static_cast<uint8_t>(*p), 0});
-}
-
-bool Truncate(State* s, const char* arg) {
-  const std::optional<uint64_t> n = ParseNumber(arg, wire::PfcFrame::kSize);
-  if (!n || *n < kMinSendSize) {
-    return Fail(s, "--truncate: want " + std::to_string(kMinSendSize) +
-                       " to " + std::to_string(wire::PfcFrame::kSize) +
-                       " bytes (at least an Ethernet header, at most the "
-                       "frame), not '" +
-                       arg + "'");
-  }
-  s->options.truncate = static_cast<std::size_t>(*n);
-  return true;
-}
-
-bool RawHex(State* s, const char* arg) {
-  s->options.raw_hex = inject::ParseHex(arg);
-  if (!s->options.raw_hex) {
-    return Fail(s, std::string("--raw-hex: want pairs of hex digits (spaces "
-                               "and colons between bytes allowed), not '") +
-                       arg + "'");
-  }
-  if (s->options.raw_hex->size() < kMinSendSize) {
-    return Fail(s, "--raw-hex: " + std::to_string(s->options.raw_hex->size()) +
-                       " bytes, fewer than an Ethernet header (" +
-                       std::to_string(kMinSendSize) +
-                       "), which AF_PACKET needs");
-  }
-  return true;
-}
-
-bool Count(State* s, const char* arg) {
-  if (!Number(s, kCount, arg, kU32Max, &s->options.count)) return false;
-  if (s->options.count != 0) return true;
-  return Fail(s, "--count: want at least 1 frame");
-}
-
-// Applies one option; false with s->error on a bad value.
-bool Apply(State* s, int flag, const char* arg) {
-  Options& o = s->options;
-  if (BuiltOnly(flag) && s->built_only == 0) s->built_only = flag;
-  switch (flag) {
-    case 'i': return Interface(s, arg);
-    case kSrcMac: return SrcMac(s, arg);
-    case kPrio: return Prio(s, arg);
-    case kXon: return Xon(s, arg);
-    case kOpcode: return Number(s, flag, arg, kU16Max, &o.opcode);
-    case kEtherType: return Number(s, flag, arg, kU16Max, &o.ethertype);
-    case kTruncate: return Truncate(s, arg);
-    case kReservedBits: return o.reserved_bits = true;
-    case kRawHex: return RawHex(s, arg);
-    case kCount: return Count(s, arg);
-    case kIntervalUs: return Number(s, flag, arg, kU32Max, &o.interval_us);
-    case kDryRun: return o.dry_run = true;
-    case 'h': return o.help = true;
-  }
-  return Fail(s, "internal error: option " + std::to_string(flag));
-}
-
-// The combination rules, once every option is in.
-bool Check(State* s) {
-  const Options& o = s->options;
-  if (o.raw_hex && s->built_only != 0) {
-    return Fail(s, OptionName(s->built_only) +
-                       " does not apply to --raw-hex, which is sent as given");
-  }
-  if (o.interface.empty()) {
-    if (!o.dry_run) return Fail(s, "-i is required");
-    if (!o.src_mac && !o.raw_hex) {
-      return Fail(s, "--dry-run without -i needs --src-mac (or --raw-hex)");
+// --prio and --xon, each value as it comes (trigger_on_parse), so that a
+// repeated one is seen at all and a clash names the later of the two.
+void AddPriorities(CLI::App* app, Options* o, const std::string& group) {
+  auto prio = [o](const std::string& text) {
+    std::string why;
+    const std::optional<PriorityQuanta> pq = ParsePriorityQuanta(text, &why);
+    if (!pq) throw CLI::ValidationError("--prio " + text, why);
+    SetQuanta(o, "--prio " + text, *pq);
+  };
+  app->add_option_function<std::string>(
+         "--prio", prio,
+         "pause priority P (0-7) for QUANTA (0-65535) quanta of 512 bit "
+         "times: sets bit P of the enable vector and time[P]; repeatable")
+      ->trigger_on_parse()
+      ->type_name("P=QUANTA")
+      ->group(group);
+  auto xon = [o](const std::string& text) {
+    const std::optional<uint64_t> p = ParseNumber(text, kMaxPriority);
+    if (!p) {
+      throw CLI::ValidationError(
+          "--xon", "want a priority from 0 to 7, not '" + text + "'");
     }
-  }
-  return true;
+    SetQuanta(o, "--xon " + text, {static_cast<uint8_t>(*p), 0});
+  };
+  app->add_option_function<std::string>(
+         "--xon", xon, "the same as --prio P=0: resume priority P")
+      ->trigger_on_parse()
+      ->type_name("P")
+      ->group(group);
 }
 
-// The word getopt_long() refused.  An unknown short option is in optopt;
-// otherwise getopt_long() has stepped past the word at fault: an unknown or
-// ambiguous long option, a long one given an argument it does not take, or
-// one missing its argument.
-std::string Offender(int flag, char* argv[]) {
-  if (flag == '?' && optopt > 0 && optopt < kSrcMac && optopt != 'h' &&
-      optopt != 'i') {
-    return std::string("-") + static_cast<char>(optopt);
+// The malformations a built frame can have; the options of this group
+// and --src-mac shape a built frame, so exclude --raw-hex.
+void AddMalformations(CLI::App* app, Options* o, const std::string& group) {
+  app->add_option("--opcode", o->opcode,
+                  "MAC Control opcode instead of 0x0101 (0x0001 is 802.3x "
+                  "PAUSE)")
+      ->transform(NumberUpTo(kU16Max))
+      ->type_name("N")
+      ->group(group);
+  app->add_option("--ethertype", o->ethertype, "EtherType instead of 0x8808")
+      ->transform(NumberUpTo(kU16Max))
+      ->type_name("N")
+      ->group(group);
+  app->add_option("--truncate", o->truncate,
+                  "send only the first LEN bytes (14 to 60)")
+      ->transform(TruncateLength())
+      ->type_name("LEN")
+      ->group(group);
+  app->add_flag("--reserved-bits", o->reserved_bits,
+                "set the reserved high byte of the enable vector to 0xff")
+      ->group(group);
+}
+
+CLI::Option* AddRawHex(CLI::App* app, Options* o, const std::string& group) {
+  return app
+      ->add_option_function<std::string>(
+          "--raw-hex",
+          [o](const std::string& text) { o->raw_hex = inject::ParseHex(text); },
+          "send HEX (e.g. \"0180c2000001 ...\") as the whole frame instead")
+      ->check(inject::HexBytes())
+      ->check(FrameSize())
+      ->type_name("HEX")
+      ->group(group);
+}
+
+void AddSending(CLI::App* app, Options* o, const std::string& group) {
+  app->add_option("--count", o->count, "frames to send (default 1)")
+      ->transform(NumberUpTo(kU32Max))
+      ->check(inject::AtLeastOne("frame"))
+      ->type_name("N")
+      ->group(group);
+  app->add_option("--interval-us", o->interval_us,
+                  "microseconds from one frame to the next (default 0); a "
+                  "fixed period, so a refresh loop keeps its rate; frames of "
+                  "a loop the stack drops (ENOBUFS) are counted, not fatal")
+      ->transform(NumberUpTo(kU32Max))
+      ->type_name("U")
+      ->group(group);
+  app->add_flag("--dry-run", o->dry_run,
+                "print the frame in hex instead of sending it (no -i needed "
+                "with --src-mac)")
+      ->group(group);
+}
+
+void Describe(CLI::App* app, Options* o) {
+  cli11::SetSynopsis(app, kSynopsis);
+  app->footer(kFooter);
+  // As getopt_long did: a repeated option's last value counts; a flag
+  // takes no value.  Unknown words are ours to report (Check()).
+  app->option_defaults()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+      ->disable_flag_override();
+  app->allow_extras();
+
+  const std::string frame = "Frame";
+  app->add_option("-i,--interface", o->interface,
+                  "the interface to send on")
+      ->check(InterfaceName())
+      ->type_name("IFACE")
+      ->group(frame);
+  app->add_option_function<std::string>(
+         "--src-mac",
+         [o](const std::string& text) { o->src_mac = ParseMac(text); },
+         "source MAC (default: the interface's)")
+      ->check(Mac())
+      ->type_name("MAC")
+      ->group(frame);
+  AddPriorities(app, o, frame);
+  AddMalformations(app, o, "Malformations");
+  CLI::Option* raw = AddRawHex(app, o, "Malformations");
+  for (const char* built : {"--src-mac", "--prio", "--xon", "--opcode",
+                            "--ethertype", "--truncate", "--reserved-bits"}) {
+    app->get_option(built)->excludes(raw);
   }
-  return argv[optind - 1];
+  AddSending(app, o, "Sending");
+}
+
+// What CLI11 let through: words it did not know, and the rules on -i that
+// depend on --dry-run.
+bool Check(const CLI::App& app, const Options& o, std::string* error) {
+  const cli11::Leftovers left = cli11::SortLeftovers(app.remaining());
+  if (!left.options.empty()) {
+    *error = "unknown option '" + left.options.front() + "'";
+    return false;
+  }
+  if (!left.arguments.empty()) {
+    *error = "unexpected argument '" + left.arguments.front() + "'";
+    return false;
+  }
+  if (!o.interface.empty()) return true;
+  if (!o.dry_run) {
+    *error = "-i is required";
+    return false;
+  }
+  if (!o.src_mac && !o.raw_hex) {
+    *error = "--dry-run without -i needs --src-mac (or --raw-hex)";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -306,87 +301,27 @@ std::optional<PriorityQuanta> ParsePriorityQuanta(std::string_view text,
 
 std::optional<Options> ParseOptions(int argc, char* argv[],
                                     std::string* error) {
-  State s;
-  optind = 0;  // glibc: start afresh, as if never called
-  opterr = 0;  // errors are ours to report
-  int flag;
-  while ((flag = getopt_long(argc, argv, kShortOptions, kLongOptions,
-                             nullptr)) != -1) {
-    if (flag == '?') {
-      *error = "unknown option '" + Offender(flag, argv) + "'";
-      return std::nullopt;
-    }
-    if (flag == ':') {
-      *error = "option '" + Offender(flag, argv) + "' needs a value";
-      return std::nullopt;
-    }
-    if (!Apply(&s, flag, optarg)) {
-      *error = s.error;
-      return std::nullopt;
-    }
-  }
-  if (s.options.help) return s.options;
-  if (optind < argc) {
-    *error = std::string("unexpected argument '") + argv[optind] + "'";
+  Options o;
+  CLI::App app("", "pfc_inject");
+  Describe(&app, &o);
+  try {
+    cli11::ParseLikeGetopt(&app, argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    o.help = true;
+    return o;
+  } catch (const CLI::ParseError& e) {
+    *error = e.what();
     return std::nullopt;
   }
-  if (!Check(&s)) {
-    *error = s.error;
-    return std::nullopt;
-  }
-  return s.options;
+  if (!Check(app, o, error)) return std::nullopt;
+  return o;
 }
 
 std::string Usage() {
-  return "Usage: pfc_inject -i IFACE [--prio P=QUANTA ...] [--xon P ...] "
-         "[OPTIONS]\n"
-         "Send IEEE 802.1Qbb PFC frames through an AF_PACKET raw socket; "
-         "needs CAP_NET_RAW.\n"
-         "The frame goes to 01:80:c2:00:00:01 with EtherType 0x8808 and "
-         "opcode 0x0101, padded\nwith zeros to 60 bytes (no FCS).\n"
-         "\n"
-         "  -i, --interface IFACE  the interface to send on\n"
-         "  --src-mac MAC      source MAC (default: the interface's)\n"
-         "  --prio P=QUANTA    pause priority P (0-7) for QUANTA (0-65535) "
-         "quanta of 512 bit\n"
-         "                     times: sets bit P of the enable vector and "
-         "time[P]; repeatable\n"
-         "  --xon P            the same as --prio P=0: resume priority P\n"
-         "  --opcode N         MAC Control opcode instead of 0x0101 (0x0001 "
-         "is 802.3x PAUSE)\n"
-         "  --ethertype N      EtherType instead of 0x8808\n"
-         "  --truncate LEN     send only the first LEN bytes (14 to 60)\n"
-         "  --reserved-bits    set the reserved high byte of the enable "
-         "vector to 0xff\n"
-         "  --raw-hex HEX      send HEX (e.g. \"0180c2000001 ...\") as the "
-         "whole frame instead\n"
-         "  --count N          frames to send (default 1)\n"
-         "  --interval-us U    microseconds from one frame to the next "
-         "(default 0); a fixed\n"
-         "                     period, so a refresh loop keeps its rate; "
-         "frames of a loop\n"
-         "                     the stack drops (ENOBUFS) are counted, not "
-         "fatal\n"
-         "  --dry-run          print the frame in hex instead of sending it "
-         "(no -i needed\n"
-         "                     with --src-mac)\n"
-         "  -h, --help         this text\n"
-         "\n"
-         "Numbers are decimal or 0x hex.  Without --prio and --xon the frame "
-         "enables no\npriority.  time[n] of priorities not given is zero.\n"
-         "\n"
-         "Examples:\n"
-         "  pfc_inject -i veth0 --prio 3=65535\n"
-         "  pfc_inject -i veth0 --prio 3=0xffff --count 100 --interval-us "
-         "1000   # hold priority 3\n"
-         "  pfc_inject -i veth0 --xon 3\n"
-         "  pfc_inject -i veth0 --prio 3=100 --reserved-bits --truncate 20\n"
-         "  pfc_inject --src-mac 02:00:00:00:00:01 --prio 3=65535 --dry-run\n"
-         "\n"
-         "Prints \"sent N frames of M bytes on IFACE: ...\" with the fields "
-         "sent.\n"
-         "Exit status: 0 sent, 1 interface, socket or send error, 2 bad "
-         "command line.\n";
+  Options o;
+  CLI::App app("", "pfc_inject");
+  Describe(&app, &o);
+  return app.help();
 }
 
 }  // namespace rue::pfc_inject

@@ -46,9 +46,9 @@ struct Options {
   bool help = false;
 };
 
-// Parses argv with getopt_long(3), as roce_inject does.  On a bad command
-// line returns nullopt and sets *error to one line saying what is wrong.
-// argv may be permuted.
+// Parses argv with CLI11, as roce_inject does, taking what getopt_long(3)
+// took before.  On a bad command line returns nullopt and sets *error to
+// one line saying what is wrong.  With -h, returns options with help set.
 std::optional<Options> ParseOptions(int argc, char* argv[], std::string* error);
 
 // "02:00:00:00:00:01" (or with '-'): six pairs of hex digits.
@@ -67,7 +67,7 @@ struct PriorityQuanta {
 std::optional<PriorityQuanta> ParsePriorityQuanta(std::string_view text,
                                                   std::string* error);
 
-// The --help text.
+// The --help text, CLI11's.
 std::string Usage();
 
 }  // namespace rue::pfc_inject

@@ -9,14 +9,17 @@
 #include <vector>
 
 #include "test_util.h"
-#include "tools/pfc_inject_test_util.h"
+#include "tools/command_line_test_util.h"
 
 namespace rue::pfc_inject {
 namespace {
 
-using testing::Parse;
-using testing::Parsed;
 using wire::testing::Bytes;
+using Parsed = cli11::testing::Parsed<Options>;
+
+Parsed Parse(const std::vector<std::string>& args) {
+  return cli11::testing::ParseWords(ParseOptions, args);
+}
 
 TEST(PfcInjectOptionsTest, Defaults) {
   Parsed p = Parse({"-i", "veth0"});
@@ -85,6 +88,23 @@ TEST(PfcInjectOptionsTest, DryRunWithoutInterface) {
   p = Parse({"--dry-run", "--raw-hex", "0180c2000001020000000001"
                                        "8808"});
   ASSERT_TRUE(p.options) << p.error;
+}
+
+// What getopt_long(3) took: unique prefixes, a repeated option's last
+// value (but --prio and --xon, which add up), "--" ending the options.
+TEST(PfcInjectOptionsTest, GetoptSpellings) {
+  Parsed p = Parse({"-iveth1", "--xo", "2", "--pr=1=5", "--count", "2",
+                    "--coun=3", "--dry"});
+  ASSERT_TRUE(p.options) << p.error;
+  EXPECT_EQ(p.options->interface, "veth1");
+  EXPECT_EQ(p.options->quanta[2], 0);
+  EXPECT_EQ(p.options->quanta[1], 5);
+  EXPECT_EQ(p.options->count, 3u);
+  EXPECT_TRUE(p.options->dry_run);
+
+  p = Parse({"-i", "veth0", "--", "--xon", "3"});
+  EXPECT_FALSE(p.options);
+  EXPECT_EQ(p.error, "unexpected argument '--xon'");
 }
 
 TEST(PfcInjectOptionsTest, HelpNeedsNothingElse) {
@@ -156,16 +176,16 @@ TEST(PfcInjectOptionsTest, BadCommandLines) {
   const std::vector<BadLine> lines = {
       {with({"--frobnicate"}), "unknown option '--frobnicate'"},
       {with({"-x"}), "unknown option '-x'"},
-      {with({"--dry-run=1"}), "unknown option '--dry-run=1'"},
+      {with({"--dry-run=1"}), "dry-run was given a disallowed flag override"},
       {with({"--r", "00"}), "unknown option '--r'"},  // ambiguous
-      {with({"--prio"}), "option '--prio' needs a value"},
-      {{"-i"}, "option '-i' needs a value"},
+      {with({"--prio"}), "--prio: 1 required P=QUANTA missing"},
+      {{"-i"}, "--interface: 1 required IFACE missing"},
       {with({"extra"}), "unexpected argument 'extra'"},
       {{"--prio", "3=1"}, "-i is required"},
       {{"--prio", "3=1", "--dry-run"},
        "--dry-run without -i needs --src-mac (or --raw-hex)"},
-      {{"-i", ""}, "-i: want an interface name of 1 to 15 characters"},
-      {{"-i", "a23456789012345x"}, "-i: want an interface name"},
+      {{"-i", ""}, "--interface: want an interface name of 1 to 15 characters"},
+      {{"-i", "a23456789012345x"}, "--interface: want an interface name"},
       {with({"--src-mac", "02:00:00:00:00"}),
        "--src-mac: want a MAC address such as 02:00:00:00:00:01, not "
        "'02:00:00:00:00'"},
@@ -191,10 +211,13 @@ TEST(PfcInjectOptionsTest, BadCommandLines) {
        "--raw-hex: 6 bytes, fewer than an Ethernet header (14), which "
        "AF_PACKET needs"},
       {with({"--raw-hex", "0180c2000001020000000001 8808", "--prio", "3=1"}),
-       "--prio does not apply to --raw-hex"},
+       "--prio excludes --raw-hex"},
       {with({"--reserved-bits", "--raw-hex",
              "0180c2000001020000000001 8808"}),
-       "--reserved-bits does not apply to --raw-hex"},
+       "--reserved-bits excludes --raw-hex"},
+      {with({"--src-mac", "02:00:00:00:00:01", "--raw-hex",
+             "0180c2000001020000000001 8808"}),
+       "--src-mac excludes --raw-hex"},
       {with({"--count", "0"}), "--count: want at least 1 frame"},
       {with({"--count", "-1"}), "--count: want a number"},
       {with({"--interval-us", "1.5"}), "--interval-us: want"},
@@ -204,6 +227,23 @@ TEST(PfcInjectOptionsTest, BadCommandLines) {
     EXPECT_FALSE(p.options) << line.error;
     EXPECT_NE(p.error.find(line.error), std::string::npos)
         << "want '" << line.error << "' in '" << p.error << "'";
+  }
+}
+
+// CLI11 writes --help: the hand-written usage line first, the exclusions
+// beside the options, the examples last.
+TEST(PfcInjectOptionsTest, UsageIsCli11s) {
+  const std::string usage = Usage();
+  EXPECT_TRUE(usage.starts_with(
+      "Usage: pfc_inject -i IFACE [--prio P=QUANTA ...] [--xon P ...] "
+      "[OPTIONS]\nSend IEEE 802.1Qbb PFC frames"))
+      << usage;
+  for (const char* text :
+       {"-i,--interface IFACE", "--prio P=QUANTA Excludes: --raw-hex",
+        "--raw-hex HEX Excludes: --", "Examples:\n",
+        "Exit status: 0 sent, 1 interface, socket or send error, 2 bad "
+        "command line.\n"}) {
+    EXPECT_NE(usage.find(text), std::string::npos) << text << "\n" << usage;
   }
 }
 

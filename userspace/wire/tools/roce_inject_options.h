@@ -52,16 +52,17 @@ struct Options {
   bool help = false;
 };
 
-// Parses argv with getopt_long(3), as ruedump does (long options and their
-// unique prefixes, "--").  On a bad command line returns nullopt and sets
-// *error to one line saying what is wrong.  argv may be permuted.
+// Parses argv with CLI11, taking what getopt_long(3) took before (long
+// options and their unique prefixes, "--"; a repeated option's last value).
+// On a bad command line returns nullopt and sets *error to one line saying
+// what is wrong.  With -h, returns options with help set.
 std::optional<Options> ParseOptions(int argc, char* argv[], std::string* error);
 
 // An opcode: a number up to 0xff or a name from the wire library's opcode
 // table ("RC_SEND_ONLY", "cnp"; case does not matter).
 std::optional<uint8_t> ParseOpcode(std::string_view text);
 
-// The --help text.
+// The --help text, CLI11's.
 std::string Usage();
 
 }  // namespace rue::inject

@@ -9,14 +9,17 @@
 #include <vector>
 
 #include "test_util.h"
-#include "tools/roce_inject_test_util.h"
+#include "tools/command_line_test_util.h"
 
 namespace rue::inject {
 namespace {
 
-using testing::Parse;
-using testing::Parsed;
 using wire::testing::Bytes;
+using Parsed = cli11::testing::Parsed<Options>;
+
+Parsed Parse(const std::vector<std::string>& args) {
+  return cli11::testing::ParseWords(ParseOptions, args);
+}
 
 TEST(RoceInjectOptionsTest, Defaults) {
   Parsed p = Parse({"--src", "10.0.0.1", "--dst", "10.0.0.2", "--opcode",
@@ -94,6 +97,24 @@ TEST(RoceInjectOptionsTest, HelpNeedsNothingElse) {
   }
 }
 
+// What getopt_long(3) took: unique prefixes, "--name=value", a repeated
+// option's last value, "--" ending the options.
+TEST(RoceInjectOptionsTest, GetoptSpellings) {
+  Parsed p = Parse({"--opc=cnp", "--sr", "10.0.0.1", "--ds=10.0.0.2",
+                    "--count", "2", "--count", "3", "--dry"});
+  ASSERT_TRUE(p.options) << p.error;
+  EXPECT_EQ(p.options->opcode, 0x81);
+  EXPECT_EQ(p.options->src, (wire::Ipv4Address{10, 0, 0, 1}));
+  EXPECT_EQ(p.options->dst, (wire::Ipv4Address{10, 0, 0, 2}));
+  EXPECT_EQ(p.options->count, 3u);
+  EXPECT_TRUE(p.options->dry_run);
+
+  p = Parse({"--src", "10.0.0.1", "--dst", "10.0.0.2", "--opcode", "4", "--",
+             "--becn"});
+  EXPECT_FALSE(p.options);
+  EXPECT_EQ(p.error, "unexpected argument '--becn'");
+}
+
 TEST(RoceInjectOptionsTest, OpcodeNamesAndNumbers) {
   EXPECT_EQ(ParseOpcode("cnp"), 0x81);
   EXPECT_EQ(ParseOpcode("CNP"), 0x81);
@@ -127,17 +148,20 @@ TEST(RoceInjectOptionsTest, BadCommandLines) {
       {with({"--opcode", "4", "--frobnicate"}),
        "unknown option '--frobnicate'"},
       {with({"--opcode", "4", "-x"}), "unknown option '-x'"},
-      {with({"--opcode", "4", "--becn=1"}), "unknown option '--becn=1'"},
+      {with({"--opcode", "4", "--becn=1"}),
+       "becn was given a disallowed flag override"},
       {with({"--opcode", "4", "--d", "1"}),  // ambiguous
        "unknown option '--d'"},
-      {with({"--opcode"}), "option '--opcode' needs a value"},
+      {with({"--opcode"}), "--opcode: 1 required OP missing"},
       {with({"--opcode", "4", "extra"}), "unexpected argument 'extra'"},
       {{"--dst", "10.0.0.2", "--opcode", "4"}, "--src is required"},
       {{"--src", "10.0.0.1", "--opcode", "4"}, "--dst is required"},
       {with({"--src", "10.0.0"}), "--src: want an IPv4 address"},
       {with({"--dst", "::1"}), "--dst: want an IPv4 address"},
-      {with({}), "one of --opcode and --raw-hex is required"},
-      {with({"--opcode", "4", "--raw-hex", "00"}), "exclude each other"},
+      {with({}), "Exactly 1 option from [--opcode,--raw-hex] is required"},
+      {with({"--opcode", "4", "--raw-hex", "00"}),
+       "Exactly 1 option from [--opcode,--raw-hex] is required and 2 were "
+       "given"},
       {with({"--opcode", "frob"}), "--opcode: want a number up to 0xff"},
       {with({"--opcode", "256"}), "--opcode: want"},
       {with({"--opcode", "4", "--dest-qp", "0x1000000"}),
@@ -156,11 +180,11 @@ TEST(RoceInjectOptionsTest, BadCommandLines) {
       {with({"--opcode", "4", "--count", "0"}), "--count: want at least 1"},
       {with({"--opcode", "4", "--interval-us", "-5"}), "--interval-us: want"},
       {with({"--raw-hex", "0"}), "--raw-hex: want pairs of hex digits"},
-      {with({"--raw-hex", "00", "--psn", "1"}),
-       "--psn does not apply to --raw-hex"},
-      {with({"--becn", "--raw-hex", "00"}),
-       "--becn does not apply to --raw-hex"},
-      {with({"--opcode", "4", "--icrc"}), "--icrc goes with --raw-hex"},
+      {with({"--raw-hex", "00", "--psn", "1"}), "--psn excludes --raw-hex"},
+      {with({"--becn", "--raw-hex", "00"}), "--becn excludes --raw-hex"},
+      {with({"--raw-hex", "00", "--va", "0", "--len", "1"}),
+       "--va excludes --raw-hex"},
+      {with({"--opcode", "4", "--icrc"}), "--icrc requires --raw-hex"},
       {with({"--raw-hex", "00", "--bad-icrc"}),
        "--bad-icrc with --raw-hex needs --icrc"},
   };
@@ -169,6 +193,23 @@ TEST(RoceInjectOptionsTest, BadCommandLines) {
     EXPECT_FALSE(p.options) << line.error;
     EXPECT_NE(p.error.find(line.error), std::string::npos)
         << "want '" << line.error << "' in '" << p.error << "'";
+  }
+}
+
+// CLI11 writes --help: the hand-written usage line first, the rules it
+// checks beside the options, the examples last.
+TEST(RoceInjectOptionsTest, UsageIsCli11s) {
+  const std::string usage = Usage();
+  EXPECT_TRUE(usage.starts_with(
+      "Usage: roce_inject --src A.B.C.D --dst A.B.C.D {--opcode OP | "
+      "--raw-hex HEX [--icrc]} [OPTIONS]\nSend hand-made RoCEv2 packets"))
+      << usage;
+  for (const char* text :
+       {"--src A.B.C.D REQUIRED", "--psn N Excludes: --raw-hex",
+        "--icrc Needs: --raw-hex",
+        "[Exactly 1 of the following options is required]", "Examples:\n",
+        "Exit status: 0 sent, 1 socket or send error, 2 bad command line.\n"}) {
+    EXPECT_NE(usage.find(text), std::string::npos) << text << "\n" << usage;
   }
 }
 

@@ -13,13 +13,12 @@
 #include "rue/wire/roce_packet.h"
 #include "rue/wire/udp_frame.h"
 #include "test_util.h"
-#include "tools/roce_inject_test_util.h"
+#include "tools/command_line_test_util.h"
 
 namespace rue::inject {
 namespace {
 
-using testing::Parse;
-using testing::Parsed;
+using Parsed = cli11::testing::Parsed<Options>;
 using wire::testing::ToBytes;
 using wire::testing::ToU8;
 
@@ -29,7 +28,7 @@ constexpr std::size_t kIpUdpSize = 20 + 8;
 // --dst 192.0.2.2; empty (and a test failure) if it would refuse.
 std::vector<std::byte> Build(std::vector<std::string> args) {
   args.insert(args.begin(), {"--src", "192.0.2.1", "--dst", "192.0.2.2"});
-  Parsed p = Parse(args);
+  Parsed p = cli11::testing::ParseWords(ParseOptions, args);
   EXPECT_TRUE(p.options) << p.error;
   if (!p.options) return {};
   wire::Result<std::vector<std::byte>> packet = BuildPacket(*p.options);
@@ -41,7 +40,7 @@ std::vector<std::byte> Build(std::vector<std::string> args) {
 // The message BuildPacket() refuses `args` with.
 std::string BuildError(std::vector<std::string> args) {
   args.insert(args.begin(), {"--src", "192.0.2.1", "--dst", "192.0.2.2"});
-  Parsed p = Parse(args);
+  Parsed p = cli11::testing::ParseWords(ParseOptions, args);
   if (!p.options) return "parse: " + p.error;
   wire::Result<std::vector<std::byte>> packet = BuildPacket(*p.options);
   return packet.ok() ? "built" : packet.message();
