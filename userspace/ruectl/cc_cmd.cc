@@ -11,7 +11,7 @@
 #include "ruectl/cc_fields.h"
 #include "ruectl/cc_set.h"
 #include "ruectl/errors.h"
-#include "ruectl/output.h"
+#include "ruectl/print.h"
 
 namespace rue::cli {
 namespace {

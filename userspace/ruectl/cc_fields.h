@@ -7,7 +7,7 @@
 #define RUE_RUECTL_CC_FIELDS_H_
 
 #include "ruectl/cc.h"
-#include "ruectl/record.h"
+#include "ruectl/print.h"
 
 namespace rue::cli {
 

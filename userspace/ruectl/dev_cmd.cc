@@ -6,7 +6,7 @@
 
 #include "ruectl/dev_fields.h"
 #include "ruectl/errors.h"
-#include "ruectl/output.h"
+#include "ruectl/print.h"
 
 namespace rue::cli {
 namespace {

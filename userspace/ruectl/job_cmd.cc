@@ -9,7 +9,7 @@
 #include "ruectl/errors.h"
 #include "ruectl/job_args.h"
 #include "ruectl/job_fields.h"
-#include "ruectl/output.h"
+#include "ruectl/print.h"
 
 namespace rue::cli {
 namespace {

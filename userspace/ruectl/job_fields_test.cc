@@ -3,9 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ruectl/json_output.h"
+#include "ruectl/print.h"
 #include "ruectl/test_devices.h"
-#include "ruectl/text_output.h"
 
 namespace rue::cli {
 namespace {

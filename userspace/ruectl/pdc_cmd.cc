@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "ruectl/errors.h"
-#include "ruectl/output.h"
 #include "ruectl/pdc_fields.h"
+#include "ruectl/print.h"
 
 namespace rue::cli {
 namespace {

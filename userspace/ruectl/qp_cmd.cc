@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "ruectl/errors.h"
-#include "ruectl/output.h"
+#include "ruectl/print.h"
 #include "ruectl/qp_fields.h"
 
 namespace rue::cli {

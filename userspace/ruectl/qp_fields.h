@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // What "ruectl qp show" prints of a QP: its field list, declared once for
-// the text and the JSON output (see record.h).
+// the text and the JSON output (see print.h).
 #ifndef RUE_RUECTL_QP_FIELDS_H_
 #define RUE_RUECTL_QP_FIELDS_H_
 
+#include "ruectl/print.h"
 #include "ruectl/qp.h"
-#include "ruectl/record.h"
 
 namespace rue::cli {
 

@@ -7,9 +7,8 @@
 
 #include <vector>
 
-#include "ruectl/json_output.h"
+#include "ruectl/print.h"
 #include "ruectl/test_devices.h"
-#include "ruectl/text_output.h"
 
 namespace rue::cli {
 namespace {

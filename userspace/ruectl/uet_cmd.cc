@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ruectl/errors.h"
-#include "ruectl/output.h"
+#include "ruectl/print.h"
 #include "ruectl/uet_fields.h"
 
 namespace rue::cli {

@@ -4,18 +4,32 @@
 // once, as a Field: its key (the JSON key, and the text label), how the
 // text output places it, whether only -d shows it, and how to get its
 // value.  MakeRecord() turns an object into a Record through that list,
-// and both the text and the JSON output are written from Records only,
-// so the two cannot drift apart.
-#ifndef RUE_RUECTL_RECORD_H_
-#define RUE_RUECTL_RECORD_H_
+// and Print() writes only Records, as text or as JSON, so the two cannot
+// drift apart.
+//
+// Text, in the style of rdma(8): one line per record, its name fields
+// first ("0: rue0:"), then "key value" pairs; a kLine field starts a line
+// of its own, indented by four spaces; the records of a list field (a
+// device's GIDs) follow on lines indented four spaces further.
+//
+// JSON: an array with one object per record, keys in field order; numbers
+// as numbers, flags as booleans, sets of numbers as arrays of numbers,
+// lists of words as arrays of strings, list fields as arrays of objects.
+// Compact on one line, or indented by four spaces with -p, as rdma(8)
+// does.  Absent fields are left out of both.
+#ifndef RUE_RUECTL_PRINT_H_
+#define RUE_RUECTL_PRINT_H_
 
 #include <cstdint>
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
+
+#include "ruectl/options.h"
 
 namespace rue::cli {
 
@@ -48,8 +62,7 @@ struct Words {
 struct Absent {};
 
 // A number, a string, a flag, a set of numbers, a list of words, a list
-// of sub-records (e.g. a device's GIDs, which the text output puts on
-// indented lines below their owner), or nothing.
+// of sub-records (a device's GIDs), or nothing.
 using Value =
     std::variant<uint64_t, std::string, List, Flag, Numbers, Words, Absent>;
 
@@ -110,6 +123,15 @@ inline bool Shown(const Cell& cell, bool details) {
          !std::holds_alternative<Absent>(cell.value);
 }
 
+std::string RenderText(std::span<const Record> records, bool details);
+std::string RenderJson(std::span<const Record> records, bool details,
+                       bool pretty);
+
+// `records` out as the global options ask: JSON (-j, -p) or text, with
+// the -d fields or without.
+void Print(std::ostream& out, std::span<const Record> records,
+           const Options& options);
+
 }  // namespace rue::cli
 
-#endif  // RUE_RUECTL_RECORD_H_
+#endif  // RUE_RUECTL_PRINT_H_
