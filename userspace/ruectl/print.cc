@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ruectl/print.h"
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 namespace rue::cli {
@@ -85,6 +87,38 @@ Json RecordJson(const Record& record, bool details) {
   return object;
 }
 
+// GIDs.
+
+struct ZeroRun {
+  size_t start = SIZE_MAX;
+  size_t length = 0;
+};
+
+// RFC 5952: "::" stands for the longest run of two or more zero words,
+// the first one on a tie.
+ZeroRun LongestZeroRun(const std::array<unsigned, 8>& words) {
+  ZeroRun best;
+  for (size_t i = 0; i < words.size();) {
+    size_t j = i;
+    while (j < words.size() && words[j] == 0) ++j;
+    if (j - i >= 2 && j - i > best.length) best = ZeroRun{i, j - i};
+    i = j == i ? i + 1 : j;
+  }
+  return best;
+}
+
+bool IsV4Mapped(const std::array<unsigned, 8>& words) {
+  return words[0] == 0 && words[1] == 0 && words[2] == 0 && words[3] == 0 &&
+         words[4] == 0 && words[5] == 0xffff;
+}
+
+std::string DottedQuad(const std::array<uint8_t, 16>& gid) {
+  char text[sizeof("255.255.255.255")];
+  std::snprintf(text, sizeof(text), "%u.%u.%u.%u", gid[12], gid[13], gid[14],
+                gid[15]);
+  return text;
+}
+
 }  // namespace
 
 std::string RenderText(std::span<const Record> records, bool details) {
@@ -110,6 +144,44 @@ void Print(std::ostream& out, std::span<const Record> records,
     out << RenderJson(records, options.details, options.pretty);
   else
     out << RenderText(records, options.details);
+}
+
+Value YesNo(const std::optional<bool>& value) {
+  if (!value) return Absent{};
+  return Flag{*value, *value ? "yes" : "no"};
+}
+
+std::string_view NameOf(std::span<const std::string_view> names,
+                        unsigned value) {
+  if (value >= names.size() || names[value].empty()) return "UNKNOWN";
+  return names[value];
+}
+
+Value Named(const std::optional<uint8_t>& value,
+            std::span<const std::string_view> names) {
+  if (!value) return Absent{};
+  return std::string(NameOf(names, *value));
+}
+
+std::string FormatGid(const std::array<uint8_t, 16>& gid) {
+  std::array<unsigned, 8> words;
+  for (size_t i = 0; i < words.size(); ++i)
+    words[i] = (gid[2 * i] << 8) | gid[2 * i + 1];
+  if (IsV4Mapped(words)) return "::ffff:" + DottedQuad(gid);
+  ZeroRun skip = LongestZeroRun(words);
+  std::string text;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i == skip.start) {
+      text += i == 0 ? "::" : ":";
+      i += skip.length - 1;
+      continue;
+    }
+    char hex[8];
+    std::snprintf(hex, sizeof(hex), "%x", words[i]);
+    text += hex;
+    if (i + 1 < words.size()) text += ':';
+  }
+  return text;
 }
 
 }  // namespace rue::cli

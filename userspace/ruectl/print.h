@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The one print path.  A command declares each field of what it shows
+// The one print path.  An object declares each field of what it shows
 // once, as a Field: its key (the JSON key, and the text label), how the
 // text output places it, whether only -d shows it, and how to get its
 // value.  MakeRecord() turns an object into a Record through that list,
@@ -20,7 +20,9 @@
 #ifndef RUE_RUECTL_PRINT_H_
 #define RUE_RUECTL_PRINT_H_
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -131,6 +133,30 @@ std::string RenderJson(std::span<const Record> records, bool details,
 // the -d fields or without.
 void Print(std::ostream& out, std::span<const Record> records,
            const Options& options);
+
+// Values the objects' field lists share.
+
+// A number the kernel may leave out.
+template <typename T>
+Value Optional(const std::optional<T>& value) {
+  if (!value) return Absent{};
+  return uint64_t{*value};
+}
+
+// yes or no (true or false in JSON), or absent.
+Value YesNo(const std::optional<bool>& value);
+
+// The name of enum value `value`: `names` is indexed by value, and a value
+// past its end or with an empty entry is "UNKNOWN", as rdma(8) prints it.
+std::string_view NameOf(std::span<const std::string_view> names,
+                        unsigned value);
+// That name as a field's value, or absent.
+Value Named(const std::optional<uint8_t>& value,
+            std::span<const std::string_view> names);
+
+// A GID or an IPv6 address in standard notation (RFC 5952 compression);
+// IPv4-mapped ones as ::ffff:a.b.c.d.
+std::string FormatGid(const std::array<uint8_t, 16>& gid);
 
 }  // namespace rue::cli
 

@@ -319,5 +319,41 @@ TEST(PrintTest, PrettyAloneKeepsText) {
 
 }  // namespace print
 
+// GIDs.
+
+std::array<uint8_t, 16> Gid(std::initializer_list<uint16_t> words) {
+  std::array<uint8_t, 16> gid{};
+  size_t i = 0;
+  for (uint16_t w : words) {
+    gid[i++] = w >> 8;
+    gid[i++] = w & 0xff;
+  }
+  return gid;
+}
+
+TEST(NamesTest, GidCompressesLongestZeroRun) {
+  EXPECT_EQ(FormatGid(Gid({0xfe80, 0, 0, 0, 0x5054, 0xff, 0xfe12, 0x3456})),
+            "fe80::5054:ff:fe12:3456");
+  EXPECT_EQ(FormatGid(Gid({})), "::");
+  EXPECT_EQ(FormatGid(Gid({0, 0, 0, 0, 0, 0, 0, 1})), "::1");
+  EXPECT_EQ(FormatGid(Gid({1, 0, 0, 0, 0, 0, 0, 0})), "1::");
+  EXPECT_EQ(FormatGid(Gid({1, 0, 0, 2, 0, 0, 0, 3})), "1:0:0:2::3");
+  EXPECT_EQ(FormatGid(Gid({1, 0, 0, 2, 0, 0, 3, 4})), "1::2:0:0:3:4");
+}
+
+TEST(NamesTest, GidDoesNotCompressOneZero) {
+  EXPECT_EQ(FormatGid(Gid({0x2001, 0xdb8, 0, 1, 1, 1, 1, 1})),
+            "2001:db8:0:1:1:1:1:1");
+  EXPECT_EQ(FormatGid(Gid({0x2001, 0xdb8, 1, 2, 3, 4, 5, 6})),
+            "2001:db8:1:2:3:4:5:6");
+}
+
+TEST(NamesTest, GidIpv4Mapped) {
+  EXPECT_EQ(FormatGid(Gid({0, 0, 0, 0, 0, 0xffff, 0xc000, 0x0201})),
+            "::ffff:192.0.2.1");
+  // Only ::ffff:0:0/96 is written with a dotted quad.
+  EXPECT_EQ(FormatGid(Gid({0, 0, 0, 0, 0, 0, 0xc000, 0x0201})), "::c000:201");
+}
+
 }  // namespace
 }  // namespace rue::cli

@@ -3,14 +3,14 @@
 
 #include <cerrno>
 
-#include "ruectl/cc_cmd.h"
+#include "ruectl/cc.h"
 #include "ruectl/command.h"
-#include "ruectl/dev_cmd.h"
-#include "ruectl/job_cmd.h"
+#include "ruectl/dev.h"
+#include "ruectl/job.h"
 #include "ruectl/options.h"
-#include "ruectl/pdc_cmd.h"
-#include "ruectl/qp_cmd.h"
-#include "ruectl/uet_cmd.h"
+#include "ruectl/pdc.h"
+#include "ruectl/qp.h"
+#include "ruectl/uet.h"
 
 #ifndef RUE_VERSION
 #define RUE_VERSION "unknown"

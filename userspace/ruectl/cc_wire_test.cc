@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Congestion control on the wire: CC_GET replies built here as the kernel
+// The "cc" object's messages: CC_GET replies built here as the kernel
 // would send them, and the CC_SET requests ruectl builds, taken apart.
-#include "ruectl/cc_attrs.h"
+#include "ruectl/cc.h"
 
 #include <gtest/gtest.h>
 #include <linux/genetlink.h>
@@ -20,6 +20,8 @@
 
 namespace rue::cli {
 namespace {
+
+// The messages.
 
 constexpr uint16_t kFamily = 0x1d;
 

@@ -1,23 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// UET counters on the wire: UET_STATS_GET replies built here as the
-// kernel sends them, and the requests ruectl sends, read back.
-#include "ruectl/uet_attrs.h"
+// The "uet" object: its messages, what "uet stats" prints, and its command
+// lines.
+#include "ruectl/uet.h"
 
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
 #include <linux/rue_netlink.h>
 
 #include <cerrno>
+#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "nl/genl.h"
 #include "nl/test_messages.h"
+#include "ruectl/command.h"
+#include "ruectl/print.h"
 #include "ruectl/test_devices.h"
 
 namespace rue::cli {
 namespace {
+
+// The messages.
 
 constexpr uint16_t kFamily = 0x1d;
 
@@ -128,6 +133,119 @@ TEST(UetStatsRequestTest, DoNamesTheDeviceDumpNone) {
   ASSERT_TRUE(genl.ok());
   EXPECT_EQ(genl->cmd, RUE_CMD_UET_STATS_GET);
   EXPECT_TRUE(genl->attrs.empty());
+}
+
+// The fields.
+
+class UetFieldsTest : public ::testing::Test {
+ protected:
+  std::vector<Record> Records() {
+    std::vector<Record> records;
+    for (const UetStats& s : stats_) records.push_back(UetStatsRecord(s));
+    return records;
+  }
+
+  // The records borrow the names from here.
+  std::vector<UetStats> stats_ = testing::SampleUetStats();
+};
+
+TEST_F(UetFieldsTest, TextOneCounterALineInTheKernelsOrder) {
+  EXPECT_EQ(RenderText(Records(), false),
+            "0: rue0:\n"
+            "    pdc_opened 3\n"
+            "    pdc_closed 1\n"
+            "    acks_rcvd 10\n"
+            "1: rue1:\n"
+            "    pdc_opened 0\n");
+}
+
+TEST_F(UetFieldsTest, JsonKeysAreTheKernelsNames) {
+  EXPECT_EQ(RenderJson(Records(), false, false),
+            "[{\"index\":0,\"name\":\"rue0\",\"pdc_opened\":3,"
+            "\"pdc_closed\":1,\"acks_rcvd\":10},"
+            "{\"index\":1,\"name\":\"rue1\",\"pdc_opened\":0}]\n");
+}
+
+TEST_F(UetFieldsTest, NamesWeHaveNeverSeenAndLargeValues) {
+  stats_ = {UetStats{4, "rue4", {{"from_a_newer_kernel", UINT64_MAX}}}};
+  EXPECT_EQ(RenderText(Records(), false),
+            "4: rue4:\n    from_a_newer_kernel 18446744073709551615\n");
+}
+
+TEST_F(UetFieldsTest, NoCounters) {
+  stats_ = {UetStats{2, "rue2", {}}};
+  EXPECT_EQ(RenderText(Records(), false), "2: rue2:\n");
+  EXPECT_EQ(RenderJson(Records(), false, false),
+            "[{\"index\":2,\"name\":\"rue2\"}]\n");
+}
+
+// The command.
+
+class UetTest : public ::testing::Test {
+ protected:
+  nl::Status Run(std::vector<std::string_view> words) {
+    Args args(std::move(words));
+    return RunUet(context_, args);
+  }
+
+  std::string Fails(std::vector<std::string_view> words, int code) {
+    nl::Status s = Run(std::move(words));
+    EXPECT_FALSE(s.ok());
+    if (s.ok()) return "";
+    EXPECT_EQ(s.error().code, code) << s.error().message;
+    return s.error().message;
+  }
+
+  Options options_;
+  testing::FakeBackend backend_;
+  std::ostringstream out_;
+  Context context_{options_, backend_, out_};
+};
+
+TEST_F(UetTest, StatsIsTheDefaultAndCoversEveryDeviceInOneRequest) {
+  ASSERT_TRUE(Run({}).ok());
+  EXPECT_EQ(out_.str(),
+            "0: rue0:\n"
+            "    pdc_opened 3\n"
+            "    pdc_closed 1\n"
+            "    acks_rcvd 10\n"
+            "1: rue1:\n"
+            "    pdc_opened 0\n");
+  EXPECT_EQ(backend_.requests(), 1);
+}
+
+TEST_F(UetTest, StatsOneDeviceAsJson) {
+  options_.json = true;
+  ASSERT_TRUE(Run({"stats", "rue1"}).ok());
+  EXPECT_EQ(out_.str(), "[{\"index\":1,\"name\":\"rue1\",\"pdc_opened\":0}]\n");
+}
+
+TEST_F(UetTest, PrefixOfStats) {
+  ASSERT_TRUE(Run({"st", "rue0"}).ok());
+  EXPECT_TRUE(out_.str().starts_with("0: rue0:\n")) << out_.str();
+}
+
+TEST_F(UetTest, Errors) {
+  EXPECT_EQ(Fails({"stats", "rue9"}, ENODEV), "device \"rue9\" not found");
+  EXPECT_EQ(Fails({"stats", "rue0", "x"}, EINVAL), "unexpected argument \"x\"");
+  EXPECT_EQ(Fails({"show"}, EINVAL),
+            "unknown command \"show\"; try \"ruectl uet help\"");
+  EXPECT_EQ(out_.str(), "");
+}
+
+TEST_F(UetTest, ModuleNotLoadedOrTooOld) {
+  backend_.FailWith({ENOENT, std::string(kModuleNotLoaded)});
+  EXPECT_EQ(Fails({"stats"}, ENOENT), kModuleNotLoaded);
+  backend_.FailWith({EOPNOTSUPP, ""});
+  EXPECT_EQ(Fails({"stats", "rue0"}, EOPNOTSUPP),
+            "rue kernel module too old for this command; load a newer one");
+}
+
+TEST_F(UetTest, HelpEndsWithExamples) {
+  ASSERT_TRUE(Run({"help"}).ok());
+  EXPECT_TRUE(out_.str().starts_with("Usage: ruectl uet [ ")) << out_.str();
+  EXPECT_NE(out_.str().find("\nExamples:\n"), std::string::npos);
+  EXPECT_EQ(backend_.requests(), 0);
 }
 
 }  // namespace

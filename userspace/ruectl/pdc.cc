@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "ruectl/pdc_attrs.h"
+#include "ruectl/pdc.h"
 
 #include <arpa/inet.h>
 #include <linux/rue_netlink.h>
+#include <rdma/rue-abi.h>
 #include <sys/socket.h>
 
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <string>
+#include <vector>
 
 #include "nl/genl.h"
-#include "ruectl/names.h"
+#include "ruectl/backend.h"
+#include "ruectl/command.h"
+#include "ruectl/errors.h"
 
 namespace rue::cli {
 namespace {
+
+// The messages.
 
 using nl::AttrKind;
 using nl::AttrPolicy;
@@ -104,6 +109,105 @@ void FillPdc(Pdc& pdc, const nl::AttrTable& table) {
   pdc.rx_next_psn = Get<uint32_t>(table, RUE_A_PDC_RX_NEXT_PSN);
 }
 
+// The names, indexed by value.
+
+constexpr std::string_view kPdcRoles[] = {"initiator", "target"};
+static_assert(RUE_PDC_ROLE_INITIATOR == 0 && RUE_PDC_ROLE_TARGET == 1);
+
+constexpr std::string_view kUetModes[] = {"RUD", "ROD"};
+static_assert(RUE_UET_MODE_RUD == 0 && RUE_UET_MODE_ROD == 1);
+
+// The fields.
+
+// Two lines of text per PDC: who it connects, then its PSN state (the
+// initiator's send state, or the target's receive state: a PDC has one of
+// them, the other is absent).
+constexpr Field<Pdc> kPdcFields[] = {
+    {"dev", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Value(p.dev); }},
+    {"dev-index", Text::kKeyValue, Level::kDetail,
+     [](const Pdc& p) { return Value(uint64_t{p.dev_index}); }},
+    {"pdc", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Value(uint64_t{p.local_id}); }},
+    {"role", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Named(p.role, kPdcRoles); }},
+    {"mode", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Named(p.mode, kUetModes); }},
+    {"peer", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return p.peer ? Value(*p.peer) : Value(Absent{}); }},
+    {"peer-pdc", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.remote_id); }},
+    {"job", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.job); }},
+    {"qpn", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.qpn); }},
+    {"syn", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return YesNo(p.syn); }},
+    {"closing", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return YesNo(p.closing); }},
+    {"next-psn", Text::kLine, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.next_psn); }},
+    {"una-psn", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.una_psn); }},
+    {"srtt-us", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.srtt_us); }},
+    {"rto-us", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.rto_us); }},
+    {"retries", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.retries); }},
+    {"cwnd", Text::kKeyValue, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.cwnd); }},
+    {"rx-next-psn", Text::kLine, Level::kBrief,
+     [](const Pdc& p) { return Optional(p.rx_next_psn); }},
+};
+
+// The command.
+
+constexpr std::string_view kPdcHelp =
+    "Usage: ruectl pdc [ show [ DEV ] ]\n"
+    "       ruectl pdc help\n"
+    "\n"
+    "show  list the UET packet delivery contexts (PDCs) of DEV, or of every\n"
+    "      rue device, in PDCID order: device, our PDCID, role (initiator\n"
+    "      or target), delivery mode (RUD or ROD), the peer's address and\n"
+    "      PDCID (0 while not known), job; an initiator adds its QP, whether\n"
+    "      its SYN is still out and whether it is closing, then on a second\n"
+    "      line its next PSN, oldest unacknowledged PSN, smoothed RTT and\n"
+    "      RTO (us), RTOs without progress and congestion window (bytes);\n"
+    "      a target adds the PSN it expects next.  -d adds the device index\n"
+    "\n"
+    "Examples:\n"
+    "  ruectl pdc show rue0\n"
+    "  ruectl pdc\n"
+    "  ruectl -j -p pdc show rue0\n";
+
+nl::Status PdcShow(Context& context, Args& args) {
+  std::optional<std::string_view> name;
+  if (!args.empty()) name = args.Next();
+  nl::Status end = args.ExpectEnd();
+  if (!end.ok()) return end;
+  nl::Result<std::vector<Pdc>> pdcs = context.backend.ListPdcs(name);
+  if (!pdcs.ok()) return RequestError(pdcs.error(), name);
+  std::vector<Record> records;
+  for (const Pdc& pdc : *pdcs) records.push_back(PdcRecord(pdc));
+  Print(context.out, records, context.options);
+  return nl::Ok();
+}
+
+nl::Status PdcHelp(Context& context, Args& args) {
+  nl::Status end = args.ExpectEnd();
+  if (!end.ok()) return end;
+  context.out << kPdcHelp;
+  return nl::Ok();
+}
+
+constexpr Command kPdcCommands[] = {
+    {"show", PdcShow},
+    {"help", PdcHelp},
+};
+
+constexpr CommandTable kPdcTable = {"command", "ruectl pdc help", kPdcCommands};
+
 }  // namespace
 
 nl::Result<Pdc> ParsePdc(nl::Bytes attrs) {
@@ -129,6 +233,16 @@ nl::MessageBuilder PdcDumpRequest(uint16_t family_id,
       nl::GenlRequest(family_id, RUE_CMD_PDC_GET, RUE_GENL_VERSION);
   if (name) request.PutString(RUE_A_DEV_NAME, *name);
   return request;
+}
+
+std::string_view PdcRoleName(uint8_t role) { return NameOf(kPdcRoles, role); }
+
+std::string_view UetModeName(uint8_t mode) { return NameOf(kUetModes, mode); }
+
+Record PdcRecord(const Pdc& pdc) { return MakeRecord(pdc, kPdcFields); }
+
+nl::Status RunPdc(Context& context, Args& args) {
+  return RunCommand(kPdcTable, context, args);
 }
 
 }  // namespace rue::cli
