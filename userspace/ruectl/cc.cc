@@ -12,8 +12,7 @@
 #include "ruectl/backend.h"
 #include "ruectl/cc_params.h"
 #include "ruectl/cc_value.h"
-#include "ruectl/command.h"
-#include "ruectl/errors.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {
@@ -175,15 +174,21 @@ constexpr Field<DeviceCc> kCcFields[] = {
 
 // The commands.
 
-constexpr std::string_view kCcHelp =
+constexpr char kUsage[] =
     "Usage: ruectl cc [ show [ DEV [ prio PRIO ] ] ]\n"
     "       ruectl cc set DEV [ prio PRIO ] KEY VALUE [ KEY VALUE ... ]\n"
-    "       ruectl cc help\n"
-    "\n"
-    "show  the congestion control of every rue device, or of DEV: ECN\n"
-    "      marking, the CNP notification point (NP), the DCQCN reaction\n"
-    "      point (RP), ETS and PFC; -d adds the DSCP to priority map\n"
-    "set   change the parameters given, and only those (CAP_NET_ADMIN)\n"
+    "       ruectl cc help\n";
+
+constexpr char kShowHelp[] =
+    "the congestion control of every rue device, or of DEV: ECN\n"
+    "marking, the CNP notification point (NP), the DCQCN reaction\n"
+    "point (RP), ETS and PFC; -d adds the DSCP to priority map";
+
+constexpr char kSetHelp[] =
+    "change the parameters given, and only those (CAP_NET_ADMIN)";
+
+// "prio" in the column of the commands, then the parameters.
+constexpr char kFooter[] =
     "prio  the DCQCN parameters, dce-tcp-g to rpg-hai-rate but rpg-max-rate,\n"
     "      are kept per priority: show gives PRIO's (else priority 0's), set\n"
     "      changes PRIO's only (else every priority's) and takes no others\n"
@@ -226,14 +231,11 @@ bool IsNumber(std::string_view word) {
 
 // DEV: "prio P" comes after it, so "prio" followed by a number is a DEV
 // left out ("cc show prio 3"), not a device named prio.
-nl::Result<std::string_view> TakeDev(Args& args) {
-  nl::Result<std::string_view> name = args.Require("DEV");
-  if (!name.ok()) return name.error();
-  if (*name == kPrioKeyword && IsNumber(args.Peek()))
-    return nl::Error{EINVAL, "missing DEV before \"" +
-                                 std::string(kPrioKeyword) + " " +
-                                 std::string(args.Peek()) + "\""};
-  return name;
+nl::Status CheckDev(std::string_view dev, const Args& words) {
+  if (dev != kPrioKeyword || !IsNumber(words.Peek())) return nl::Ok();
+  return nl::Error{EINVAL, "missing DEV before \"" +
+                               std::string(kPrioKeyword) + " " +
+                               std::string(words.Peek()) + "\""};
 }
 
 // Every device's, or the one `name` gives, with the DCQCN parameters of
@@ -258,18 +260,18 @@ nl::Result<std::vector<DeviceCc>> Select(Backend& backend,
   return std::vector<DeviceCc>{std::move(cc).value()};
 }
 
-nl::Status CcShow(Context& context, Args& args) {
-  std::optional<std::string_view> name;
+nl::Status CcShow(Context& context, const CLI::App& command) {
+  std::optional<std::string> name = Arg(command, kDev);
+  Args words = WordsOf(command);
   std::optional<uint32_t> prio;
-  if (!args.empty()) {
-    nl::Result<std::string_view> dev = TakeDev(args);
-    if (!dev.ok()) return dev.error();
-    name = *dev;
-    nl::Result<std::optional<uint32_t>> taken = TakePrio(args);
+  if (name) {
+    nl::Status dev = CheckDev(*name, words);
+    if (!dev.ok()) return dev;
+    nl::Result<std::optional<uint32_t>> taken = TakePrio(words);
     if (!taken.ok()) return taken.error();
     prio = *taken;
   }
-  nl::Status end = args.ExpectEnd();
+  nl::Status end = words.ExpectEnd();
   if (!end.ok()) return end;
   nl::Result<std::vector<DeviceCc>> ccs = Select(context.backend, name, prio);
   if (!ccs.ok()) return ccs.error();
@@ -322,32 +324,19 @@ nl::Error SetError(const nl::Error& error, std::string_view name,
   return RequestError(error, name);
 }
 
-nl::Status CcSet(Context& context, Args& args) {
-  nl::Result<std::string_view> name = TakeDev(args);
-  if (!name.ok()) return name.error();
-  nl::Result<CcChanges> changes = ParseCcChanges(args);
+nl::Status CcSet(Context& context, const CLI::App& command) {
+  std::string name = *Arg(command, kDev);
+  Args words = WordsOf(command);
+  nl::Status dev = CheckDev(name, words);
+  if (!dev.ok()) return dev;
+  nl::Result<CcChanges> changes = ParseCcChanges(words);
   if (!changes.ok()) return changes.error();
-  nl::Status completed = CompleteEntries(context.backend, *name, *changes);
+  nl::Status completed = CompleteEntries(context.backend, name, *changes);
   if (!completed.ok()) return completed;
-  nl::Status set = context.backend.SetCc(*name, changes->config);
-  if (!set.ok()) return SetError(set.error(), *name, *changes);
+  nl::Status set = context.backend.SetCc(name, changes->config);
+  if (!set.ok()) return SetError(set.error(), name, *changes);
   return nl::Ok();
 }
-
-nl::Status CcHelp(Context& context, Args& args) {
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  context.out << kCcHelp;
-  return nl::Ok();
-}
-
-constexpr Command kCcCommands[] = {
-    {"show", CcShow},
-    {"set", CcSet},
-    {"help", CcHelp},
-};
-
-constexpr CommandTable kCcTable = {"command", "ruectl cc help", kCcCommands};
 
 }  // namespace
 
@@ -426,8 +415,14 @@ Record CcRecord(const DeviceCc& device) {
   return MakeRecord(device, kCcFields);
 }
 
-nl::Status RunCc(Context& context, Args& args) {
-  return RunCommand(kCcTable, context, args);
+void AddCcObject(Cli& cli) {
+  CLI::App* cc = cli.AddObject("cc", kUsage, kFooter);
+  CLI::App* show = cli.AddCommand(cc, "show", kShowHelp, CcShow);
+  show->add_option(kDev);
+  AddWords(show);
+  CLI::App* set = cli.AddCommand(cc, "set", kSetHelp, CcSet);
+  set->add_option(kDev)->required();
+  AddWords(set);
 }
 
 }  // namespace rue::cli

@@ -29,8 +29,7 @@
 
 namespace rue::cli {
 
-class Args;
-struct Context;
+class Cli;
 
 inline constexpr size_t kDscpCount = 64;
 inline constexpr unsigned kPrioCount = 8;
@@ -120,8 +119,7 @@ nl::MessageBuilder CcGetRequest(uint16_t family_id, std::string_view name,
 // order.
 Record CcRecord(const DeviceCc& device);
 
-// Runs the words after "cc".
-nl::Status RunCc(Context& context, Args& args);
+void AddCcObject(Cli& cli);
 
 }  // namespace rue::cli
 

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ruectl/args.h"
-#include "ruectl/match.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include "ruectl/args.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {
@@ -175,12 +175,12 @@ TEST(CcParamsTest, UnknownAndAmbiguousKeys) {
 
 // The words of "cc set".
 
-nl::Result<CcChanges> Parse(std::vector<std::string_view> words) {
+nl::Result<CcChanges> Parse(std::vector<std::string> words) {
   Args args(std::move(words));
   return ParseCcChanges(args);
 }
 
-std::string Refusal(std::vector<std::string_view> words) {
+std::string Refusal(std::vector<std::string> words) {
   nl::Result<CcChanges> changes = Parse(std::move(words));
   EXPECT_FALSE(changes.ok());
   if (changes.ok()) return "";
@@ -493,7 +493,7 @@ TEST(CcSetTest, PrioRange) {
 
 // With prio, a per-device key is refused, whatever its place.
 TEST(CcSetTest, PrioRefusesPerDeviceKeys) {
-  for (std::string_view key :
+  for (const char* key :
        {"ecn", "cnp-dscp", "cnp-prio", "np-enable", "rp-enable",
         "min-time-between-cnps", "rpg-max-rate", "dscp-prio", "ets-tsa",
         "ets-weight", "pfc-enable", "pfc-xoff", "pfc-xon", "pfc-quanta"}) {

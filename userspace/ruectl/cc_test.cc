@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "ruectl/cc_params.h"
-#include "ruectl/command.h"
 #include "ruectl/print.h"
 #include "ruectl/test_devices.h"
 
@@ -238,17 +237,9 @@ TEST(CcFieldsTest, UnknownEcnModePrintsUnknown) {
 
 // The commands.
 
-class CcTest : public ::testing::Test {
+class CcTest : public testing::ObjectTest {
  protected:
-  nl::Status Run(std::vector<std::string_view> words) {
-    Args args(std::move(words));
-    return RunCc(context_, args);
-  }
-
-  Options options_;
-  testing::FakeBackend backend_;
-  std::ostringstream out_;
-  Context context_{options_, backend_, out_};
+  CcTest() : ObjectTest("cc") {}
 };
 
 TEST_F(CcTest, ShowIsTheDefault) {

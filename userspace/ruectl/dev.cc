@@ -9,8 +9,7 @@
 #include <optional>
 
 #include "ruectl/backend.h"
-#include "ruectl/command.h"
-#include "ruectl/errors.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {
@@ -126,25 +125,22 @@ constexpr Field<Device> kDeviceFields[] = {
 
 // The command.
 
-constexpr std::string_view kDevHelp =
+constexpr char kUsage[] =
     "Usage: ruectl dev [ show [ DEV ] ]\n"
-    "       ruectl dev help\n"
-    "\n"
-    "show  list the rue devices, or only DEV: name, netdev, port and\n"
-    "      physical state, active and netdev MTU, node GUID and GID table;\n"
-    "      -d adds the netdev's ifindex\n"
+    "       ruectl dev help\n";
+
+constexpr char kShowHelp[] =
+    "list the rue devices, or only DEV: name, netdev, port and\n"
+    "physical state, active and netdev MTU, node GUID and GID table;\n"
+    "-d adds the netdev's ifindex";
+
+constexpr char kFooter[] =
     "\n"
     "Examples:\n"
     "  ruectl dev\n"
     "  ruectl dev show rue0\n"
     "  ruectl -d dev show rue0\n"
     "  ruectl -j -p dev\n";
-
-void PrintDevices(Context& context, const std::vector<Device>& devices) {
-  std::vector<Record> records;
-  for (const Device& device : devices) records.push_back(DeviceRecord(device));
-  Print(context.out, records, context.options);
-}
 
 // Every device, or the one `name` gives.
 nl::Result<std::vector<Device>> Select(Backend& backend,
@@ -155,30 +151,15 @@ nl::Result<std::vector<Device>> Select(Backend& backend,
   return std::vector<Device>{std::move(device).value()};
 }
 
-nl::Status DevShow(Context& context, Args& args) {
-  std::optional<std::string_view> name;
-  if (!args.empty()) name = args.Next();
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  nl::Result<std::vector<Device>> devices = Select(context.backend, name);
+nl::Status DevShow(Context& context, const CLI::App& command) {
+  nl::Result<std::vector<Device>> devices =
+      Select(context.backend, Arg(command, kDev));
   if (!devices.ok()) return devices.error();
-  PrintDevices(context, *devices);
+  std::vector<Record> records;
+  for (const Device& device : *devices) records.push_back(DeviceRecord(device));
+  Print(context.out, records, context.options);
   return nl::Ok();
 }
-
-nl::Status DevHelp(Context& context, Args& args) {
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  context.out << kDevHelp;
-  return nl::Ok();
-}
-
-constexpr Command kDevCommands[] = {
-    {"show", DevShow},
-    {"help", DevHelp},
-};
-
-constexpr CommandTable kDevTable = {"command", "ruectl dev help", kDevCommands};
 
 }  // namespace
 
@@ -228,8 +209,9 @@ Record DeviceRecord(const Device& device) {
   return MakeRecord(device, kDeviceFields);
 }
 
-nl::Status RunDev(Context& context, Args& args) {
-  return RunCommand(kDevTable, context, args);
+void AddDevObject(Cli& cli) {
+  CLI::App* dev = cli.AddObject("dev", kUsage, kFooter);
+  cli.AddCommand(dev, "show", kShowHelp, DevShow)->add_option(kDev);
 }
 
 }  // namespace rue::cli

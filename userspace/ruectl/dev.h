@@ -18,8 +18,7 @@
 
 namespace rue::cli {
 
-class Args;
-struct Context;
+class Cli;
 
 struct Gid {
   uint32_t index = 0;
@@ -60,8 +59,7 @@ std::string FormatGuid(uint64_t guid);
 // What "dev show" prints of `device`.
 Record DeviceRecord(const Device& device);
 
-// Runs the words after "dev".
-nl::Status RunDev(Context& context, Args& args);
+void AddDevObject(Cli& cli);
 
 }  // namespace rue::cli
 

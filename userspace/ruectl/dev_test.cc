@@ -14,7 +14,6 @@
 
 #include "nl/genl.h"
 #include "nl/test_messages.h"
-#include "ruectl/command.h"
 #include "ruectl/print.h"
 #include "ruectl/test_devices.h"
 
@@ -279,17 +278,9 @@ TEST(DevFieldsTest, UnknownEnumsPrintUnknown) {
 
 // The command.
 
-class DevTest : public ::testing::Test {
+class DevTest : public testing::ObjectTest {
  protected:
-  nl::Status Run(std::vector<std::string_view> words) {
-    Args args(std::move(words));
-    return RunDev(context_, args);
-  }
-
-  Options options_;
-  testing::FakeBackend backend_;
-  std::ostringstream out_;
-  Context context_{options_, backend_, out_};
+  DevTest() : ObjectTest("dev") {}
 };
 
 TEST_F(DevTest, ShowIsTheDefault) {

@@ -10,11 +10,9 @@
 #include <vector>
 
 #include "nl/genl.h"
-#include "ruectl/args.h"
 #include "ruectl/backend.h"
 #include "ruectl/cc_value.h"
-#include "ruectl/command.h"
-#include "ruectl/errors.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {
@@ -133,22 +131,31 @@ constexpr Field<Job> kJobFields[] = {
 
 // The commands.
 
-constexpr std::string_view kJobHelp =
+const std::string kJobId = "job ID";
+
+constexpr char kUsage[] =
     "Usage: ruectl job [ show [ DEV [ ID ] ] ]\n"
     "       ruectl job add DEV ID [ uid USER ] [ gid GROUP ]\n"
     "       ruectl job del DEV ID\n"
-    "       ruectl job help\n"
-    "\n"
-    "show  the UET jobs granted on every rue device, on DEV, or job ID of\n"
-    "      DEV, one a line: device, job ID, the user and the group it\n"
-    "      admits, and the number of QPs bound to it; -d adds the device\n"
-    "      index\n"
-    "add   grant job ID (1-16777215) on DEV (needs CAP_NET_ADMIN): UET QPs\n"
-    "      of DEV may then bind to it if their creator is USER, is in\n"
-    "      GROUP, or has CAP_NET_ADMIN.  USER and GROUP are names or\n"
-    "      numbers; --uid and --gid may stand for uid and gid\n"
-    "del   revoke job ID on DEV (needs CAP_NET_ADMIN); refused while QPs\n"
-    "      are bound to it\n"
+    "       ruectl job help\n";
+
+constexpr char kShowHelp[] =
+    "the UET jobs granted on every rue device, on DEV, or job ID of\n"
+    "DEV, one a line: device, job ID, the user and the group it\n"
+    "admits, and the number of QPs bound to it; -d adds the device\n"
+    "index";
+
+constexpr char kAddHelp[] =
+    "grant job ID (1-16777215) on DEV (needs CAP_NET_ADMIN): UET QPs\n"
+    "of DEV may then bind to it if their creator is USER, is in\n"
+    "GROUP, or has CAP_NET_ADMIN.  USER and GROUP are names or\n"
+    "numbers; --uid and --gid may stand for uid and gid";
+
+constexpr char kDelHelp[] =
+    "revoke job ID on DEV (needs CAP_NET_ADMIN); refused while QPs\n"
+    "are bound to it";
+
+constexpr char kFooter[] =
     "\n"
     "Examples:\n"
     "  ruectl job add rue0 42 uid alice\n"
@@ -183,46 +190,30 @@ nl::Error JobError(const nl::Error& error, std::string_view dev, uint32_t id,
   }
 }
 
-// "DEV ID" of add and del, and of show when given.
-struct Target {
-  std::string_view dev;
-  uint32_t id;
-};
-
-nl::Result<Target> TakeTarget(Args& args) {
-  nl::Result<std::string_view> dev = args.Require("DEV");
-  if (!dev.ok()) return dev.error();
-  nl::Result<std::string_view> word = args.Require("job ID");
-  if (!word.ok()) return word.error();
-  nl::Result<uint32_t> id = ParseJobId(*word);
-  if (!id.ok()) return id.error();
-  return Target{*dev, *id};
-}
-
-// Every device's jobs, DEV's, or job ID of DEV, as the words left say.
-nl::Result<std::vector<Job>> Select(Backend& backend, Args& args) {
-  if (args.empty()) {
+// Every device's jobs, DEV's, or job ID of DEV.
+nl::Result<std::vector<Job>> Select(Backend& backend,
+                                    std::optional<std::string> dev,
+                                    std::optional<std::string> word) {
+  if (!dev) {
     nl::Result<std::vector<Job>> all = backend.ListJobs(std::nullopt);
     if (!all.ok()) return RequestError(all.error(), std::nullopt);
     return all;
   }
-  std::string_view dev = args.Next();
-  if (args.empty()) {
-    nl::Result<std::vector<Job>> jobs = backend.ListJobs(dev);
-    if (!jobs.ok()) return RequestError(jobs.error(), dev);
+  if (!word) {
+    nl::Result<std::vector<Job>> jobs = backend.ListJobs(*dev);
+    if (!jobs.ok()) return RequestError(jobs.error(), *dev);
     return jobs;
   }
-  nl::Result<uint32_t> id = ParseJobId(args.Next());
+  nl::Result<uint32_t> id = ParseJobId(*word);
   if (!id.ok()) return id.error();
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end.error();
-  nl::Result<Job> job = backend.GetJob(dev, *id);
-  if (!job.ok()) return JobError(job.error(), dev, *id, "reading a job");
+  nl::Result<Job> job = backend.GetJob(*dev, *id);
+  if (!job.ok()) return JobError(job.error(), *dev, *id, "reading a job");
   return std::vector<Job>{std::move(job).value()};
 }
 
-nl::Status JobShow(Context& context, Args& args) {
-  nl::Result<std::vector<Job>> jobs = Select(context.backend, args);
+nl::Status JobShow(Context& context, const CLI::App& command) {
+  nl::Result<std::vector<Job>> jobs =
+      Select(context.backend, Arg(command, kDev), Arg(command, kJobId));
   if (!jobs.ok()) return jobs.error();
   std::vector<Record> records;
   for (const Job& job : *jobs) records.push_back(JobRecord(job));
@@ -230,43 +221,42 @@ nl::Status JobShow(Context& context, Args& args) {
   return nl::Ok();
 }
 
-nl::Status JobAdd(Context& context, Args& args) {
-  nl::Result<std::string_view> dev = args.Require("DEV");
-  if (!dev.ok()) return dev.error();
-  nl::Result<JobGrant> grant = ParseJobGrant(args);
+// ID and the words after it, then --uid U and --gid G as "uid U" and
+// "gid G", for ParseJobGrant().
+Args GrantWords(const CLI::App& command) {
+  std::vector<std::string> words{*Arg(command, kJobId)};
+  for (const std::string& word : command.get_option(kWords)->results())
+    words.push_back(word);
+  for (const char* key : {"uid", "gid"}) {
+    for (const std::string& value :
+         command.get_option(std::string("--") + key)->results()) {
+      words.push_back(key);
+      words.push_back(value);
+    }
+  }
+  return Args(std::move(words));
+}
+
+nl::Status JobAdd(Context& context, const CLI::App& command) {
+  std::string dev = *Arg(command, kDev);
+  Args words = GrantWords(command);
+  nl::Result<JobGrant> grant = ParseJobGrant(words);
   if (!grant.ok()) return grant.error();
-  nl::Status added = context.backend.AddJob(*dev, *grant);
+  nl::Status added = context.backend.AddJob(dev, *grant);
   if (!added.ok())
-    return JobError(added.error(), *dev, grant->id, "adding a job");
+    return JobError(added.error(), dev, grant->id, "adding a job");
   return nl::Ok();
 }
 
-nl::Status JobDel(Context& context, Args& args) {
-  nl::Result<Target> target = TakeTarget(args);
-  if (!target.ok()) return target.error();
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  nl::Status deleted = context.backend.DelJob(target->dev, target->id);
+nl::Status JobDel(Context& context, const CLI::App& command) {
+  std::string dev = *Arg(command, kDev);
+  nl::Result<uint32_t> id = ParseJobId(*Arg(command, kJobId));
+  if (!id.ok()) return id.error();
+  nl::Status deleted = context.backend.DelJob(dev, *id);
   if (!deleted.ok())
-    return JobError(deleted.error(), target->dev, target->id, "deleting a job");
+    return JobError(deleted.error(), dev, *id, "deleting a job");
   return nl::Ok();
 }
-
-nl::Status JobHelp(Context& context, Args& args) {
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  context.out << kJobHelp;
-  return nl::Ok();
-}
-
-constexpr Command kJobCommands[] = {
-    {"show", JobShow},
-    {"add", JobAdd},
-    {"del", JobDel},
-    {"help", JobHelp},
-};
-
-constexpr CommandTable kJobTable = {"command", "ruectl job help", kJobCommands};
 
 }  // namespace
 
@@ -342,11 +332,9 @@ nl::Result<JobGrant> ParseJobGrant(Args& args) {
   if (!id.ok()) return id.error();
   JobGrant grant{*id, std::nullopt, std::nullopt};
   while (!args.empty()) {
-    std::string_view given = args.Next();
-    std::string_view key = given;
-    if (key.starts_with("--")) key.remove_prefix(2);
+    std::string_view key = args.Next();
     if (key != "uid" && key != "gid")
-      return Invalid("unexpected argument " + Quoted(given) +
+      return Invalid("unexpected argument " + Quoted(key) +
                      "; expected uid or gid");
     std::optional<uint32_t>& slot = key == "uid" ? grant.uid : grant.gid;
     if (slot) return Invalid(std::string(key) + " given twice");
@@ -363,8 +351,22 @@ nl::Result<JobGrant> ParseJobGrant(Args& args) {
 
 Record JobRecord(const Job& job) { return MakeRecord(job, kJobFields); }
 
-nl::Status RunJob(Context& context, Args& args) {
-  return RunCommand(kJobTable, context, args);
+void AddJobObject(Cli& cli) {
+  CLI::App* job = cli.AddObject("job", kUsage, kFooter);
+  CLI::App* show = cli.AddCommand(job, "show", kShowHelp, JobShow);
+  show->add_option(kDev);
+  show->add_option(kJobId);
+  CLI::App* add = cli.AddCommand(job, "add", kAddHelp, JobAdd);
+  add->add_option(kDev)->required();
+  add->add_option(kJobId)->required();
+  AddWords(add);
+  add->add_option("--uid")->type_name("USER")->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeAll);
+  add->add_option("--gid")->type_name("GROUP")->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeAll);
+  CLI::App* del = cli.AddCommand(job, "del", kDelHelp, JobDel);
+  del->add_option(kDev)->required();
+  del->add_option(kJobId)->required();
 }
 
 }  // namespace rue::cli

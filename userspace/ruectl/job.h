@@ -22,7 +22,7 @@
 namespace rue::cli {
 
 class Args;
-struct Context;
+class Cli;
 
 struct Job {
   uint32_t dev_index = 0;  // ib_device index
@@ -79,15 +79,14 @@ nl::Result<uint32_t> ParseUid(std::string_view text);
 nl::Result<uint32_t> ParseGid(std::string_view text);
 
 // Takes every word left in `args`: ID, then "uid U" and "gid G" in any
-// order, each at most once.  "--uid" and "--gid" are taken for "uid" and
-// "gid".
+// order, each at most once.  ("job add" gives --uid U and --gid G to
+// CLI11, and passes them on here as "uid U" and "gid G" after the rest.)
 nl::Result<JobGrant> ParseJobGrant(Args& args);
 
 // What "job show" prints of `job`: one line.
 Record JobRecord(const Job& job);
 
-// Runs the words after "job".
-nl::Status RunJob(Context& context, Args& args);
+void AddJobObject(Cli& cli);
 
 }  // namespace rue::cli
 

@@ -13,8 +13,7 @@
 
 #include "nl/genl.h"
 #include "ruectl/backend.h"
-#include "ruectl/command.h"
-#include "ruectl/errors.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {
@@ -163,29 +162,29 @@ constexpr Field<Pdc> kPdcFields[] = {
 
 // The command.
 
-constexpr std::string_view kPdcHelp =
+constexpr char kUsage[] =
     "Usage: ruectl pdc [ show [ DEV ] ]\n"
-    "       ruectl pdc help\n"
-    "\n"
-    "show  list the UET packet delivery contexts (PDCs) of DEV, or of every\n"
-    "      rue device, in PDCID order: device, our PDCID, role (initiator\n"
-    "      or target), delivery mode (RUD or ROD), the peer's address and\n"
-    "      PDCID (0 while not known), job; an initiator adds its QP, whether\n"
-    "      its SYN is still out and whether it is closing, then on a second\n"
-    "      line its next PSN, oldest unacknowledged PSN, smoothed RTT and\n"
-    "      RTO (us), RTOs without progress and congestion window (bytes);\n"
-    "      a target adds the PSN it expects next.  -d adds the device index\n"
+    "       ruectl pdc help\n";
+
+constexpr char kShowHelp[] =
+    "list the UET packet delivery contexts (PDCs) of DEV, or of every\n"
+    "rue device, in PDCID order: device, our PDCID, role (initiator\n"
+    "or target), delivery mode (RUD or ROD), the peer's address and\n"
+    "PDCID (0 while not known), job; an initiator adds its QP, whether\n"
+    "its SYN is still out and whether it is closing, then on a second\n"
+    "line its next PSN, oldest unacknowledged PSN, smoothed RTT and\n"
+    "RTO (us), RTOs without progress and congestion window (bytes);\n"
+    "a target adds the PSN it expects next.  -d adds the device index";
+
+constexpr char kFooter[] =
     "\n"
     "Examples:\n"
     "  ruectl pdc show rue0\n"
     "  ruectl pdc\n"
     "  ruectl -j -p pdc show rue0\n";
 
-nl::Status PdcShow(Context& context, Args& args) {
-  std::optional<std::string_view> name;
-  if (!args.empty()) name = args.Next();
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
+nl::Status PdcShow(Context& context, const CLI::App& command) {
+  std::optional<std::string> name = Arg(command, kDev);
   nl::Result<std::vector<Pdc>> pdcs = context.backend.ListPdcs(name);
   if (!pdcs.ok()) return RequestError(pdcs.error(), name);
   std::vector<Record> records;
@@ -193,20 +192,6 @@ nl::Status PdcShow(Context& context, Args& args) {
   Print(context.out, records, context.options);
   return nl::Ok();
 }
-
-nl::Status PdcHelp(Context& context, Args& args) {
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  context.out << kPdcHelp;
-  return nl::Ok();
-}
-
-constexpr Command kPdcCommands[] = {
-    {"show", PdcShow},
-    {"help", PdcHelp},
-};
-
-constexpr CommandTable kPdcTable = {"command", "ruectl pdc help", kPdcCommands};
 
 }  // namespace
 
@@ -241,8 +226,9 @@ std::string_view UetModeName(uint8_t mode) { return NameOf(kUetModes, mode); }
 
 Record PdcRecord(const Pdc& pdc) { return MakeRecord(pdc, kPdcFields); }
 
-nl::Status RunPdc(Context& context, Args& args) {
-  return RunCommand(kPdcTable, context, args);
+void AddPdcObject(Cli& cli) {
+  CLI::App* pdc = cli.AddObject("pdc", kUsage, kFooter);
+  cli.AddCommand(pdc, "show", kShowHelp, PdcShow)->add_option(kDev);
 }
 
 }  // namespace rue::cli

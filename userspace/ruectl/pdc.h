@@ -19,8 +19,7 @@
 
 namespace rue::cli {
 
-class Args;
-struct Context;
+class Cli;
 
 // All but the device and the local PDCID are optional: initiator PDCs
 // carry the send state, target PDCs the receive state, and an older
@@ -71,8 +70,7 @@ std::string_view UetModeName(uint8_t mode);
 // What "pdc show" prints of `pdc`: two lines.
 Record PdcRecord(const Pdc& pdc);
 
-// Runs the words after "pdc".
-nl::Status RunPdc(Context& context, Args& args);
+void AddPdcObject(Cli& cli);
 
 }  // namespace rue::cli
 

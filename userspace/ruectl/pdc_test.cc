@@ -17,7 +17,6 @@
 
 #include "nl/genl.h"
 #include "nl/test_messages.h"
-#include "ruectl/command.h"
 #include "ruectl/print.h"
 #include "ruectl/test_devices.h"
 
@@ -250,26 +249,9 @@ TEST(PdcFieldsTest, OnlyTheIdAndUnknownEnums) {
 
 // The command.
 
-class PdcTest : public ::testing::Test {
+class PdcTest : public testing::ObjectTest {
  protected:
-  nl::Status Run(std::vector<std::string_view> words) {
-    Args args(std::move(words));
-    return RunPdc(context_, args);
-  }
-
-  // Runs `words`, which must fail with `code`, and returns the message.
-  std::string Fails(std::vector<std::string_view> words, int code) {
-    nl::Status s = Run(std::move(words));
-    EXPECT_FALSE(s.ok());
-    if (s.ok()) return "";
-    EXPECT_EQ(s.error().code, code) << s.error().message;
-    return s.error().message;
-  }
-
-  Options options_;
-  testing::FakeBackend backend_;
-  std::ostringstream out_;
-  Context context_{options_, backend_, out_};
+  PdcTest() : ObjectTest("pdc") {}
 };
 
 constexpr char kRue1Pdcs[] =
@@ -296,13 +278,10 @@ TEST_F(PdcTest, DeviceWithoutPdcs) {
   testing::FakeBackend backend(testing::SampleDevices(), testing::SampleCc(),
                                testing::SampleQps(), {testing::SampleCcPrio3()},
                                testing::SampleJobs(), {});
-  Context context{options_, backend, out_};
-  Args text({"show", "rue0"});
-  ASSERT_TRUE(RunPdc(context, text).ok());
+  ASSERT_TRUE(Run({"show", "rue0"}, backend).ok());
   EXPECT_EQ(out_.str(), "");
   options_.json = true;
-  Args json({"show", "rue0"});
-  ASSERT_TRUE(RunPdc(context, json).ok());
+  ASSERT_TRUE(Run({"show", "rue0"}, backend).ok());
   EXPECT_EQ(out_.str(), "[]\n");
 }
 

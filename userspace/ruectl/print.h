@@ -31,9 +31,14 @@
 #include <variant>
 #include <vector>
 
-#include "ruectl/options.h"
-
 namespace rue::cli {
+
+// The global options, before the object: all three are about output.
+struct Options {
+  bool json = false;     // -j
+  bool pretty = false;   // -p, with -j
+  bool details = false;  // -d: the kDetail fields too
+};
 
 struct Record;
 using List = std::vector<Record>;

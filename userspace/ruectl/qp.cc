@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "ruectl/backend.h"
-#include "ruectl/command.h"
-#include "ruectl/errors.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {
@@ -121,16 +120,19 @@ constexpr Field<Qp> kQpFields[] = {
 
 // The command.
 
-constexpr std::string_view kQpHelp =
+constexpr char kUsage[] =
     "Usage: ruectl qp [ show [ DEV ] ]\n"
-    "       ruectl qp help\n"
-    "\n"
-    "show  list the QPs of DEV, or of every rue device, one a line: device,\n"
-    "      QP number, type, state, peer QP, priority and DSCP, then\n"
-    "      congestion control: whether the rate limiter is on, current and\n"
-    "      target rate (Mb/s), alpha (in 1/1024), CNPs sent and handled,\n"
-    "      CE-marked packets received and bytes sent; -d adds the device\n"
-    "      index\n"
+    "       ruectl qp help\n";
+
+constexpr char kShowHelp[] =
+    "list the QPs of DEV, or of every rue device, one a line: device,\n"
+    "QP number, type, state, peer QP, priority and DSCP, then\n"
+    "congestion control: whether the rate limiter is on, current and\n"
+    "target rate (Mb/s), alpha (in 1/1024), CNPs sent and handled,\n"
+    "CE-marked packets received and bytes sent; -d adds the device\n"
+    "index";
+
+constexpr char kFooter[] =
     "\n"
     "Examples:\n"
     "  ruectl qp show rue0\n"
@@ -158,11 +160,8 @@ nl::Result<std::vector<Qp>> AllQps(Backend& backend) {
   return all;
 }
 
-nl::Status QpShow(Context& context, Args& args) {
-  std::optional<std::string_view> name;
-  if (!args.empty()) name = args.Next();
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
+nl::Status QpShow(Context& context, const CLI::App& command) {
+  std::optional<std::string> name = Arg(command, kDev);
   nl::Result<std::vector<Qp>> qps =
       name ? QpsOf(context.backend, *name) : AllQps(context.backend);
   if (!qps.ok()) return qps.error();
@@ -171,20 +170,6 @@ nl::Status QpShow(Context& context, Args& args) {
   Print(context.out, records, context.options);
   return nl::Ok();
 }
-
-nl::Status QpHelp(Context& context, Args& args) {
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  context.out << kQpHelp;
-  return nl::Ok();
-}
-
-constexpr Command kQpCommands[] = {
-    {"show", QpShow},
-    {"help", QpHelp},
-};
-
-constexpr CommandTable kQpTable = {"command", "ruectl qp help", kQpCommands};
 
 }  // namespace
 
@@ -210,8 +195,9 @@ std::string_view QpStateName(uint8_t state) {
 
 Record QpRecord(const Qp& qp) { return MakeRecord(qp, kQpFields); }
 
-nl::Status RunQp(Context& context, Args& args) {
-  return RunCommand(kQpTable, context, args);
+void AddQpObject(Cli& cli) {
+  CLI::App* qp = cli.AddObject("qp", kUsage, kFooter);
+  cli.AddCommand(qp, "show", kShowHelp, QpShow)->add_option(kDev);
 }
 
 }  // namespace rue::cli

@@ -18,8 +18,7 @@
 
 namespace rue::cli {
 
-class Args;
-struct Context;
+class Cli;
 
 // All but the device and the QP number are optional: a message may lack
 // them (a UD QP has no peer; an older kernel may not count).
@@ -59,8 +58,7 @@ std::string_view QpStateName(uint8_t state);
 // What "qp show" prints of `qp`: one line.
 Record QpRecord(const Qp& qp);
 
-// Runs the words after "qp".
-nl::Status RunQp(Context& context, Args& args);
+void AddQpObject(Cli& cli);
 
 }  // namespace rue::cli
 

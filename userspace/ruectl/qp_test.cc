@@ -14,7 +14,6 @@
 
 #include "nl/genl.h"
 #include "nl/test_messages.h"
-#include "ruectl/command.h"
 #include "ruectl/print.h"
 #include "ruectl/test_devices.h"
 
@@ -223,17 +222,9 @@ TEST(QpFieldsTest, NotLimitedAndUnknownEnums) {
 
 // The command.
 
-class QpTest : public ::testing::Test {
+class QpTest : public testing::ObjectTest {
  protected:
-  nl::Status Run(std::vector<std::string_view> words) {
-    Args args(std::move(words));
-    return RunQp(context_, args);
-  }
-
-  Options options_;
-  testing::FakeBackend backend_;
-  std::ostringstream out_;
-  Context context_{options_, backend_, out_};
+  QpTest() : ObjectTest("qp") {}
 };
 
 constexpr char kRue0Qps[] =
@@ -270,10 +261,8 @@ TEST_F(QpTest, EveryDeviceAsOneJsonArray) {
   qps.push_back(other);
   testing::FakeBackend backend(testing::SampleDevices(), testing::SampleCc(),
                                qps);
-  Context context{options_, backend, out_};
   options_.json = true;
-  Args args({"show"});
-  ASSERT_TRUE(RunQp(context, args).ok());
+  ASSERT_TRUE(Run({"show"}, backend).ok());
   EXPECT_TRUE(out_.str().starts_with("[{\"dev\":\"rue0\",\"qpn\":1,"));
   EXPECT_NE(out_.str().find("},{\"dev\":\"rue1\",\"qpn\":1,"),
             std::string::npos)
@@ -292,9 +281,7 @@ class VanishingBackend : public testing::FakeBackend {
 
 TEST_F(QpTest, DeviceGoneMeanwhileIsSkipped) {
   VanishingBackend backend;
-  Context context{options_, backend, out_};
-  Args args({});
-  ASSERT_TRUE(RunQp(context, args).ok());
+  ASSERT_TRUE(Run({}, backend).ok());
   EXPECT_EQ(out_.str(), kRue0Qps);
 }
 

@@ -8,8 +8,7 @@
 
 #include "nl/genl.h"
 #include "ruectl/backend.h"
-#include "ruectl/command.h"
-#include "ruectl/errors.h"
+#include "ruectl/cli.h"
 
 namespace rue::cli {
 namespace {
@@ -75,15 +74,18 @@ constexpr Field<UetStats> kUetStatsFields[] = {
 
 // The command.
 
-constexpr std::string_view kUetHelp =
+constexpr char kUsage[] =
     "Usage: ruectl uet [ stats [ DEV ] ]\n"
-    "       ruectl uet help\n"
-    "\n"
-    "stats  the UET counters of DEV, or of every rue device, one a line\n"
-    "       below the device, with the kernel's names: PDCs opened, closed\n"
-    "       and failed, ACKs, SACKs and NACKs, retransmits, SES errors,\n"
-    "       window changes, ECN marks.  \"rdma statistic\" shows the\n"
-    "       uet_* counters it has room for\n"
+    "       ruectl uet help\n";
+
+constexpr char kStatsHelp[] =
+    "the UET counters of DEV, or of every rue device, one a line\n"
+    "below the device, with the kernel's names: PDCs opened, closed\n"
+    "and failed, ACKs, SACKs and NACKs, retransmits, SES errors,\n"
+    "window changes, ECN marks.  \"rdma statistic\" shows the\n"
+    "uet_* counters it has room for";
+
+constexpr char kFooter[] =
     "\n"
     "Examples:\n"
     "  ruectl uet stats rue0\n"
@@ -103,13 +105,10 @@ nl::Result<std::vector<UetStats>> Select(Backend& backend,
   return std::vector<UetStats>{std::move(one).value()};
 }
 
-nl::Status UetStatsShow(Context& context, Args& args) {
-  std::optional<std::string_view> name;
-  if (!args.empty()) name = args.Next();
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
+nl::Status UetStatsShow(Context& context, const CLI::App& command) {
   // The records borrow the counters' names: `stats` outlives them.
-  nl::Result<std::vector<UetStats>> stats = Select(context.backend, name);
+  nl::Result<std::vector<UetStats>> stats =
+      Select(context.backend, Arg(command, kDev));
   if (!stats.ok()) return stats.error();
   std::vector<Record> records;
   for (const UetStats& device : *stats)
@@ -117,20 +116,6 @@ nl::Status UetStatsShow(Context& context, Args& args) {
   Print(context.out, records, context.options);
   return nl::Ok();
 }
-
-nl::Status UetHelp(Context& context, Args& args) {
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  context.out << kUetHelp;
-  return nl::Ok();
-}
-
-constexpr Command kUetCommands[] = {
-    {"stats", UetStatsShow},
-    {"help", UetHelp},
-};
-
-constexpr CommandTable kUetTable = {"command", "ruectl uet help", kUetCommands};
 
 }  // namespace
 
@@ -166,8 +151,9 @@ Record UetStatsRecord(const UetStats& stats) {
   return record;
 }
 
-nl::Status RunUet(Context& context, Args& args) {
-  return RunCommand(kUetTable, context, args);
+void AddUetObject(Cli& cli) {
+  CLI::App* uet = cli.AddObject("uet", kUsage, kFooter);
+  cli.AddCommand(uet, "stats", kStatsHelp, UetStatsShow)->add_option(kDev);
 }
 
 }  // namespace rue::cli

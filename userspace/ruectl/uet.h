@@ -21,8 +21,7 @@
 
 namespace rue::cli {
 
-class Args;
-struct Context;
+class Cli;
 
 struct UetCounter {
   std::string name;  // as the kernel spells it ("pdc_opened")
@@ -57,8 +56,7 @@ nl::MessageBuilder UetStatsRequest(uint16_t family_id,
 // record's counter keys point into `stats`, which must outlive it.
 Record UetStatsRecord(const UetStats& stats);
 
-// Runs the words after "uet".
-nl::Status RunUet(Context& context, Args& args);
+void AddUetObject(Cli& cli);
 
 }  // namespace rue::cli
 

@@ -15,7 +15,6 @@
 
 #include "nl/genl.h"
 #include "nl/test_messages.h"
-#include "ruectl/command.h"
 #include "ruectl/print.h"
 #include "ruectl/test_devices.h"
 
@@ -181,25 +180,9 @@ TEST_F(UetFieldsTest, NoCounters) {
 
 // The command.
 
-class UetTest : public ::testing::Test {
+class UetTest : public testing::ObjectTest {
  protected:
-  nl::Status Run(std::vector<std::string_view> words) {
-    Args args(std::move(words));
-    return RunUet(context_, args);
-  }
-
-  std::string Fails(std::vector<std::string_view> words, int code) {
-    nl::Status s = Run(std::move(words));
-    EXPECT_FALSE(s.ok());
-    if (s.ok()) return "";
-    EXPECT_EQ(s.error().code, code) << s.error().message;
-    return s.error().message;
-  }
-
-  Options options_;
-  testing::FakeBackend backend_;
-  std::ostringstream out_;
-  Context context_{options_, backend_, out_};
+  UetTest() : ObjectTest("uet") {}
 };
 
 TEST_F(UetTest, StatsIsTheDefaultAndCoversEveryDeviceInOneRequest) {
