@@ -14,7 +14,7 @@
 
 #include "nl/result.h"
 #include "ruectl/cc.h"
-#include "ruectl/device.h"
+#include "ruectl/dev.h"
 #include "ruectl/job.h"
 #include "ruectl/pdc.h"
 #include "ruectl/qp.h"

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 //
+// The "cc" object:
+// ruectl cc { show [DEV [prio P]] | set DEV [prio P] KEY VALUE... | help }.
 // A rue device's congestion control as RUE_CMD_CC_GET describes it and
-// RUE_CMD_CC_SET changes it (enum rue_cc_attr in uapi/linux/rue_netlink.h).
+// RUE_CMD_CC_SET changes it (enum rue_cc_attr in uapi/linux/rue_netlink.h):
+// the messages, the field list "cc show" prints, and the commands.  The
+// parameters' table and "cc set"'s KEY VALUE words are in cc_params.h,
+// how their values are written in cc_value.h.
+//
 // Every parameter is optional: a reply may lack one (an older kernel), and
-// a change carries only what is to change.
+// a change carries only what is to change.  A reply needs the device's
+// index and name and the nest; parameters the nest lacks stay unset, and
+// attributes this code does not know are skipped.
 #ifndef RUE_RUECTL_CC_H_
 #define RUE_RUECTL_CC_H_
 
@@ -12,8 +20,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+
+#include "nl/attr.h"
+#include "nl/message.h"
+#include "nl/result.h"
+#include "ruectl/print.h"
 
 namespace rue::cli {
+
+class Cli;
 
 inline constexpr size_t kDscpCount = 64;
 inline constexpr unsigned kPrioCount = 8;
@@ -76,6 +92,34 @@ struct DeviceCc {
 
   bool operator==(const DeviceCc&) const = default;
 };
+
+// `attrs`: the attributes after the genlmsghdr.  EBADMSG, naming the
+// attribute, when one is missing or malformed.
+nl::Result<DeviceCc> ParseDeviceCc(nl::Bytes attrs);
+
+// `nest`: the payload of one RUE_A_DEV_CC.
+nl::Result<CcConfig> ParseCc(nl::Bytes nest);
+
+// Appends a RUE_A_DEV_CC nest holding the parameters `cc` sets, and no
+// others.
+void PutCc(nl::MessageBuilder& message, const CcConfig& cc);
+
+// The RUE_CMD_CC_SET request that changes device `name` as `changes` says
+// (with changes.prio, its DCQCN parameters for that priority only).
+nl::MessageBuilder CcSetRequest(uint16_t family_id, std::string_view name,
+                                const CcConfig& changes);
+
+// The RUE_CMD_CC_GET request (a do) for device `name`; with `prio`, a
+// RUE_A_DEV_CC nest holding RUE_A_CC_PRIO asks for that priority's DCQCN
+// parameters, without it the kernel reports priority 0's.
+nl::MessageBuilder CcGetRequest(uint16_t family_id, std::string_view name,
+                                std::optional<uint32_t> prio);
+
+// What "cc show" prints of `device`: the keys of cc_params.h, in the same
+// order.
+Record CcRecord(const DeviceCc& device);
+
+void AddCcObject(Cli& cli);
 
 }  // namespace rue::cli
 

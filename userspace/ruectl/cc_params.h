@@ -4,8 +4,12 @@
 // that "cc show" prints and "cc set" takes, the rue_cc_attr that carries
 // it, its width on the wire, how its value is written, the range ruectl
 // checks before asking the kernel, and where CcConfig keeps it.  The wire
-// code (cc_attrs.h) and "cc set" (cc_set.h) go by this table; the field
-// list of "cc show" (cc_fields.cc) has the same keys in the same order.
+// code and the field list of "cc show" (cc.cc) go by this table, as does
+// "cc set DEV [prio P] KEY VALUE [KEY VALUE ...]", whose words after DEV
+// are read here.  Everything is checked before any request: keys (a
+// unique prefix will do), values and their ranges, read-only parameters,
+// keys given twice, and with "prio P" keys that are not DCQCN parameters
+// (CcParam::per_prio).
 #ifndef RUE_RUECTL_CC_PARAMS_H_
 #define RUE_RUECTL_CC_PARAMS_H_
 
@@ -13,12 +17,16 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "nl/attr.h"
 #include "nl/result.h"
 #include "ruectl/cc.h"
+#include "ruectl/cc_value.h"
 
 namespace rue::cli {
+
+class Args;
 
 // How a parameter's value is written (cc_value.h has each syntax).
 enum class CcSyntax : uint8_t {
@@ -34,7 +42,7 @@ enum class CcSyntax : uint8_t {
 // The kBinary parameters are the DSCP map (kDscpCount bytes, in
 // CcConfig::dscp_prio) and the per-priority tables (kPrioCount bytes, at
 // `table`).  PRIO:VALUE pairs, like DSCP:PRIO ones, go over the current
-// values (cc_set.h).
+// values (CcChanges).
 struct CcParam {
   std::string_view key;
   uint16_t attr;      // enum rue_cc_attr
@@ -64,6 +72,43 @@ std::span<const CcParam> CcParams();
 // The parameter `word` names, in full or by a unique prefix.  EINVAL
 // `unknown cc parameter "word"` or `ambiguous cc parameter "word": ...`.
 nl::Result<const CcParam*> FindCcParam(std::string_view word);
+
+// Entries of the per-priority table of `param` to change.
+struct TableEntries {
+  const CcParam* param;
+  std::vector<PrioValue> entries;
+
+  bool operator==(const TableEntries&) const = default;
+};
+
+struct CcChanges {
+  // What to send: the scalars, and the per-priority tables given whole;
+  // prio, from "prio P", when the DCQCN parameters are for priority P
+  // only.  dscp_prio stays unset.
+  CcConfig config;
+  // The DSCP map and table entries to change.  The kernel takes only
+  // whole maps and tables, so these go over the current ones
+  // (ApplyDscpPrio, ApplyPrioValues) before sending.
+  std::vector<DscpPrio> dscp_prio;
+  std::vector<TableEntries> tables;
+  std::vector<std::string_view> keys;  // in full, in the order given
+};
+
+// Takes every word left in `args`: "prio P" if first, then the KEY VALUE
+// pairs.  EINVAL, naming the key and the value, on the first that is
+// wrong, or when there is none.
+nl::Result<CcChanges> ParseCcChanges(Args& args);
+
+// Takes "prio P" (the keyword in full, P from 0 to 7) if it is next in
+// `args`, for "cc show" and "cc set": std::nullopt when it is not.
+// EINVAL when P is missing or wrong.
+nl::Result<std::optional<uint32_t>> TakePrio(Args& args);
+
+// `map` with `changes` applied.
+DscpMap ApplyDscpPrio(DscpMap map, std::span<const DscpPrio> changes);
+
+// `table` with `changes` applied.
+PrioTable ApplyPrioValues(PrioTable table, std::span<const PrioValue> changes);
 
 }  // namespace rue::cli
 

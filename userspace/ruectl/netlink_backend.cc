@@ -6,12 +6,12 @@
 #include <cerrno>
 #include <string>
 
-#include "ruectl/cc_attrs.h"
-#include "ruectl/device_parse.h"
-#include "ruectl/job_attrs.h"
-#include "ruectl/pdc_attrs.h"
-#include "ruectl/qp_parse.h"
-#include "ruectl/uet_attrs.h"
+#include "ruectl/cc.h"
+#include "ruectl/dev.h"
+#include "ruectl/job.h"
+#include "ruectl/pdc.h"
+#include "ruectl/qp.h"
+#include "ruectl/uet.h"
 
 namespace rue::cli {
 namespace {

@@ -1,18 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// A UET packet delivery context as RUE_CMD_PDC_GET dumps it (enum
-// rue_pdc_attr in uapi/linux/rue_netlink.h).  All but the device and the
-// local PDCID are optional: initiator PDCs carry the send state, target
-// PDCs the receive state, and an older kernel may lack some.
+// The "pdc" object: ruectl pdc { show [DEV] | help }.  A UET packet
+// delivery context as RUE_CMD_PDC_GET dumps it (enum rue_pdc_attr in
+// uapi/linux/rue_netlink.h): the messages, the field list "pdc show"
+// prints, and the command.
 #ifndef RUE_RUECTL_PDC_H_
 #define RUE_RUECTL_PDC_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+
+#include "nl/attr.h"
+#include "nl/message.h"
+#include "nl/result.h"
+#include "ruectl/print.h"
 
 namespace rue::cli {
 
+class Cli;
+
+// All but the device and the local PDCID are optional: initiator PDCs
+// carry the send state, target PDCs the receive state, and an older
+// kernel may lack some.
 struct Pdc {
   uint32_t dev_index = 0;  // ib_device index
   std::string dev;
@@ -37,6 +48,29 @@ struct Pdc {
 
   bool operator==(const Pdc&) const = default;
 };
+
+// One message of a RUE_CMD_PDC_GET dump; `attrs`: the attributes after the
+// genlmsghdr.  It needs the device's index and name, the RUE_A_DEV_PDC
+// nest and the local PDCID in it; the rest may be absent, and attributes
+// this code does not know are skipped.  EBADMSG, naming the attribute,
+// when one is missing or malformed; the peer's address must be 4 bytes
+// with family AF_INET or 16 with AF_INET6.
+nl::Result<Pdc> ParsePdc(nl::Bytes attrs);
+
+// RUE_CMD_PDC_GET as a dump: the PDCs of device `name`, or of every
+// device.
+nl::MessageBuilder PdcDumpRequest(uint16_t family_id,
+                                  std::optional<std::string_view> name);
+
+// enum rue_nl_pdc_role: initiator, target.
+std::string_view PdcRoleName(uint8_t role);
+// enum rue_uet_mode, as UE 1.0.1 spells the delivery modes: RUD, ROD.
+std::string_view UetModeName(uint8_t mode);
+
+// What "pdc show" prints of `pdc`: two lines.
+Record PdcRecord(const Pdc& pdc);
+
+void AddPdcObject(Cli& cli);
 
 }  // namespace rue::cli
 

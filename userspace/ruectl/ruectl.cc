@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ruectl/ruectl.h"
 
-#include <cerrno>
+#include <vector>
 
-#include "ruectl/cc_cmd.h"
-#include "ruectl/command.h"
-#include "ruectl/dev_cmd.h"
-#include "ruectl/job_cmd.h"
-#include "ruectl/options.h"
-#include "ruectl/pdc_cmd.h"
-#include "ruectl/qp_cmd.h"
-#include "ruectl/uet_cmd.h"
+#include "ruectl/cc.h"
+#include "ruectl/cli.h"
+#include "ruectl/dev.h"
+#include "ruectl/job.h"
+#include "ruectl/pdc.h"
+#include "ruectl/qp.h"
+#include "ruectl/uet.h"
 
 #ifndef RUE_VERSION
 #define RUE_VERSION "unknown"
@@ -19,18 +18,12 @@
 namespace rue::cli {
 namespace {
 
-// OBJECT lists the rows of kObjects but help.
-constexpr std::string_view kUsage =
+// The objects and the options between these are CLI11's (HelpText()).
+constexpr char kUsage[] =
     "Usage: ruectl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-    "       ruectl help\n"
-    "\n"
-    "OBJECT := { dev | cc | qp | job | pdc | uet }\n"
-    "OPTIONS:\n"
-    "  -j, --json      print JSON\n"
-    "  -p, --pretty    indent the JSON\n"
-    "  -d, --details   print more fields\n"
-    "  -V, --version   print the version\n"
-    "  -h, --help      print this help\n"
+    "       ruectl help\n";
+
+constexpr char kFooter[] =
     "\n"
     "Objects and commands may be shortened to a unique prefix; an object\n"
     "alone runs its show command.  \"ruectl OBJECT help\" lists its commands.\n"
@@ -46,51 +39,26 @@ constexpr std::string_view kUsage =
     "  ruectl pdc show rue0\n"
     "  ruectl -j uet stats rue0\n";
 
-constexpr std::string_view kVersion = "ruectl utility, rue-" RUE_VERSION "\n";
-
-nl::Status Help(Context& context, Args& args) {
-  nl::Status end = args.ExpectEnd();
-  if (!end.ok()) return end;
-  context.out << kUsage;
-  return nl::Ok();
-}
-
-constexpr Command kObjects[] = {
-    {"dev", RunDev},
-    {"cc", RunCc},
-    {"qp", RunQp},
-    {"job", RunJob},
-    {"pdc", RunPdc},
-    {"uet", RunUet},
-    {"help", Help},
-};
-
-constexpr CommandTable kObjectTable = {"object", "ruectl help", kObjects};
-
-nl::Status RunLine(const CommandLine& line, std::ostream& out,
-                   Backend& backend) {
-  if (line.options.help) {
-    out << kUsage;
-    return nl::Ok();
-  }
-  if (line.options.version) {
-    out << kVersion;
-    return nl::Ok();
-  }
-  if (line.words.empty())
-    return nl::Error{EINVAL, "missing OBJECT; try \"ruectl help\""};
-  Context context{line.options, backend, out};
-  Args args(line.words);
-  return RunCommand(kObjectTable, context, args);
-}
+constexpr char kVersion[] = "ruectl utility, rue-" RUE_VERSION;
 
 }  // namespace
 
+nl::Status Execute(std::span<const std::string> words, Backend& backend,
+                   std::ostream& out) {
+  Cli cli(kUsage, kFooter, kVersion);
+  AddDevObject(cli);
+  AddCcObject(cli);
+  AddQpObject(cli);
+  AddJobObject(cli);
+  AddPdcObject(cli);
+  AddUetObject(cli);
+  return cli.Execute(words, backend, out);
+}
+
 int Run(int argc, char* argv[], std::ostream& out, std::ostream& err,
         Backend& backend) {
-  nl::Result<CommandLine> line = ParseCommandLine(argc, argv);
-  nl::Status status =
-      line.ok() ? RunLine(*line, out, backend) : nl::Status(line.error());
+  std::vector<std::string> words(argv + 1, argv + argc);
+  nl::Status status = Execute(words, backend, out);
   if (status.ok()) return 0;
   err << "ruectl: " << status.error().ToString() << "\n";
   return 1;

@@ -6,7 +6,10 @@
 #define RUE_RUECTL_RUECTL_H_
 
 #include <ostream>
+#include <span>
+#include <string>
 
+#include "nl/result.h"
 #include "ruectl/backend.h"
 
 namespace rue::cli {
@@ -15,6 +18,11 @@ namespace rue::cli {
 // failure, reported on `err`).
 int Run(int argc, char* argv[], std::ostream& out, std::ostream& err,
         Backend& backend);
+
+// Runs the command line `words` (without the program's name), as Run()
+// does, and returns what went wrong instead of reporting it.
+nl::Status Execute(std::span<const std::string> words, Backend& backend,
+                   std::ostream& out);
 
 }  // namespace rue::cli
 

@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <sstream>
 
-#include "ruectl/test_argv.h"
 #include "ruectl/test_devices.h"
 
 namespace rue::cli {
@@ -121,6 +120,57 @@ TEST_F(RuectlTest, QpShow) {
   EXPECT_NE(out_.str().find("\ndev rue0 qpn 17 type RC "), std::string::npos);
 }
 
+// The global options, as getopt_long(3) took them before CLI11.
+
+TEST_F(RuectlTest, ShortOptions) {
+  EXPECT_EQ(Run({"-j", "-p", "-d", "dev", "show", "rue1"}), 0);
+  EXPECT_NE(out_.str().find("\n        \"netdev-index\": 3,\n"),
+            std::string::npos)
+      << out_.str();
+}
+
+TEST_F(RuectlTest, LongOptionsAndPrefixes) {
+  EXPECT_EQ(Run({"--json", "--pre", "--det", "dev", "show", "rue1"}), 0);
+  EXPECT_NE(out_.str().find("\n        \"netdev-index\": 3,\n"),
+            std::string::npos)
+      << out_.str();
+  out_.str("");
+  EXPECT_EQ(Run({"--vers"}), 0);
+  EXPECT_TRUE(out_.str().starts_with("ruectl utility, rue-")) << out_.str();
+  out_.str("");
+  EXPECT_EQ(Run({"--he"}), 0);
+  EXPECT_TRUE(out_.str().starts_with("Usage: ruectl ")) << out_.str();
+}
+
+TEST_F(RuectlTest, RepeatedOptions) {
+  EXPECT_EQ(Run({"-jj", "-d", "--details", "dev", "show", "rue1"}), 0);
+  EXPECT_TRUE(out_.str().starts_with("[{\"index\":1,")) << out_.str();
+  EXPECT_NE(out_.str().find("\"netdev-index\":3,"), std::string::npos);
+}
+
+// Options come before the object; after it, "-d" is no option.
+TEST_F(RuectlTest, OptionsStopAtTheObject) {
+  EXPECT_EQ(Run({"-j", "dev", "show", "-d"}), 1);
+  EXPECT_EQ(err_.str(), "ruectl: unexpected argument \"-d\"\n");
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_EQ(backend_.requests(), 0);
+}
+
+// "--" ends the options: the next word is the object.
+TEST_F(RuectlTest, DoubleDashEndsOptions) {
+  EXPECT_EQ(Run({"-j", "--", "dev", "show", "rue1"}), 0);
+  EXPECT_TRUE(out_.str().starts_with("[{\"index\":1,")) << out_.str();
+  EXPECT_EQ(Run({"--", "-j"}), 1);
+  EXPECT_EQ(err_.str(), "ruectl: unknown object \"-j\"; try \"ruectl help\"\n");
+}
+
+TEST_F(RuectlTest, RunsAgainAfterAnError) {
+  EXPECT_EQ(Run({"-x"}), 1);
+  out_.str("");
+  EXPECT_EQ(Run({"-j", "dev", "show", "rue1"}), 0);
+  EXPECT_TRUE(out_.str().starts_with("[{\"index\":1,")) << out_.str();
+}
+
 TEST_F(RuectlTest, Version) {
   EXPECT_EQ(Run({"-V"}), 0);
   EXPECT_TRUE(out_.str().starts_with("ruectl utility, rue-")) << out_.str();
@@ -204,6 +254,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnknownLongOption",
                  {"--jsn", "dev"},
                  "invalid option \"--jsn\"; try \"ruectl -h\""},
+        BadInput{"OtherUnknownLongOption",
+                 {"--color", "dev"},
+                 "invalid option \"--color\"; try \"ruectl -h\""},
+        BadInput{"UnknownShortOptionInBundle",
+                 {"--json", "-jx", "dev"},
+                 "invalid option \"-x\"; try \"ruectl -h\""},
+        BadInput{"LongOptionWithArgument",
+                 {"--json=yes", "dev"},
+                 "invalid option \"--json=yes\"; try \"ruectl -h\""},
         BadInput{"DeviceNotFound",
                  {"dev", "show", "rue9"},
                  "device \"rue9\" not found"},

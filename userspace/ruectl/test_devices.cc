@@ -6,6 +6,8 @@
 
 #include <cerrno>
 
+#include "ruectl/ruectl.h"
+
 namespace rue::cli::testing {
 namespace {
 
@@ -371,6 +373,25 @@ nl::Result<UetStats> FakeBackend::GetUetStats(std::string_view name) {
     if (stats.dev == name) return stats;
   }
   return nl::Error{ENODEV, "no such rue device"};
+}
+
+nl::Status ObjectTest::Run(std::vector<std::string_view> words,
+                           Backend& backend) {
+  std::vector<std::string> line;
+  if (options_.json) line.push_back("-j");
+  if (options_.pretty) line.push_back("-p");
+  if (options_.details) line.push_back("-d");
+  line.push_back(object_);
+  line.insert(line.end(), words.begin(), words.end());
+  return Execute(line, backend, out_);
+}
+
+std::string ObjectTest::Fails(std::vector<std::string_view> words, int code) {
+  nl::Status s = Run(std::move(words));
+  EXPECT_FALSE(s.ok());
+  if (s.ok()) return "";
+  EXPECT_EQ(s.error().code, code) << s.error().message;
+  return s.error().message;
 }
 
 }  // namespace rue::cli::testing

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // Test helpers: sample devices, their congestion control, QPs, jobs, UET
-// PDCs and counters, and a Backend that serves them.
+// PDCs and counters, a Backend that serves them, a fixture that runs one
+// object's command lines against it, and argv as main() gets it.
 #ifndef RUE_RUECTL_TEST_DEVICES_H_
 #define RUE_RUECTL_TEST_DEVICES_H_
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,9 +20,10 @@
 #include "nl/result.h"
 #include "ruectl/backend.h"
 #include "ruectl/cc.h"
-#include "ruectl/device.h"
+#include "ruectl/dev.h"
 #include "ruectl/job.h"
 #include "ruectl/pdc.h"
+#include "ruectl/print.h"
 #include "ruectl/qp.h"
 #include "ruectl/uet.h"
 
@@ -130,6 +136,52 @@ class FakeBackend : public Backend {
   std::vector<std::pair<std::string, CcConfig>> sets_;
   std::vector<std::pair<std::string, std::optional<uint32_t>>> gets_;
   int requests_ = 0;
+};
+
+// The command lines of one object, through the whole program with a
+// FakeBackend: Run({"show", "rue0"}) runs "ruectl [-j] [-p] [-d] OBJECT
+// show rue0", with the options options_ sets.
+class ObjectTest : public ::testing::Test {
+ protected:
+  explicit ObjectTest(std::string object) : object_(std::move(object)) {}
+
+  nl::Status Run(std::vector<std::string_view> words) {
+    return Run(std::move(words), backend_);
+  }
+  // The same against `backend`.
+  nl::Status Run(std::vector<std::string_view> words, Backend& backend);
+
+  // Runs `words`, which must fail with `code`, and returns the message.
+  std::string Fails(std::vector<std::string_view> words, int code);
+
+  Options options_;
+  FakeBackend backend_;
+  std::ostringstream out_;
+
+ private:
+  std::string object_;
+};
+
+// A mutable argv, as main() gets it, from string literals.
+class Argv {
+ public:
+  // argv[0] is "ruectl"; `words` follow it.
+  Argv(std::initializer_list<const char*> words)
+      : Argv(std::vector<const char*>(words)) {}
+  explicit Argv(const std::vector<const char*>& words) : strings_{"ruectl"} {
+    strings_.insert(strings_.end(), words.begin(), words.end());
+    for (std::string& s : strings_) pointers_.push_back(s.data());
+    pointers_.push_back(nullptr);
+  }
+  Argv(const Argv&) = delete;
+  Argv& operator=(const Argv&) = delete;
+
+  int argc() const { return static_cast<int>(strings_.size()); }
+  char** argv() { return pointers_.data(); }
+
+ private:
+  std::vector<std::string> strings_;
+  std::vector<char*> pointers_;
 };
 
 }  // namespace rue::cli::testing
