@@ -47,7 +47,6 @@
 #include <rdma/rue-abi.h>
 
 #include "pds.h"
-#include "ses.h"
 #include "uet.h"
 #include "uet_stats.h"
 #include "cc/cc.h"
@@ -96,7 +95,7 @@ static void rue_pdc_free_rcu(struct rcu_head *rcu)
 	kfree(pdc);
 }
 
-void rue_pdc_put(struct rue_pdc *pdc)
+static void rue_pdc_put(struct rue_pdc *pdc)
 {
 	if (refcount_dec_and_test(&pdc->ref))
 		call_rcu(&pdc->rcu, rue_pdc_free_rcu);
@@ -111,10 +110,11 @@ static struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
 	pdc = kzalloc(sizeof(*pdc), GFP_ATOMIC);
 	if (!pdc)
 		return NULL;
-	if (dst_cache_init(&pdc->dst_cache, GFP_ATOMIC)) {
-		kfree(pdc);
-		return NULL;
-	}
+	if (dst_cache_init(&pdc->dst_cache, GFP_ATOMIC))
+		goto err_free;
+	pdc->ses = rdev->uet.up->pdc_open(role == RUE_PDC_TARGET);
+	if (!pdc->ses)
+		goto err_dst;
 	pdc->rdev = rdev;
 	refcount_set(&pdc->ref, 1);
 	spin_lock_init(&pdc->lock);
@@ -138,7 +138,10 @@ static struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
 			return pdc;
 		}
 	}
+	rdev->uet.up->pdc_close(pdc->ses);
+err_dst:
 	dst_cache_destroy(&pdc->dst_cache);
+err_free:
 	kfree(pdc);
 	return NULL;
 }
@@ -155,6 +158,22 @@ static void rue_pdc_publish(struct rue_pdc *pdc)
 static void rue_pdc_unpublish(struct rue_pdc *pdc)
 {
 	xa_erase_bh(&pdc->rdev->uet.pdcs, pdc->lid);
+}
+
+/* The PDC dies: SES forgets it, under the lock its state lives under. */
+static void rue_pdc_ses_close(struct rue_pdc *pdc)
+{
+	pdc->rdev->uet.up->pdc_close(pdc->ses);
+	pdc->ses = NULL;
+}
+
+/**
+ * rue_pdc_ses() - SES's state of a PDC (struct rue_pds_upcalls.pdc_open)
+ * @pdc: a live PDC, under the lock its state lives under
+ */
+void *rue_pdc_ses(const struct rue_pdc *pdc)
+{
+	return pdc->ses;
 }
 
 /* ------------------------------------------------------------------ */
@@ -181,7 +200,8 @@ static __be16 rue_pdc_sport(const struct rue_pdc *pdc, u32 psn)
  *
  * Bottom halves disabled.
  */
-void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn, bool ect)
+static void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn,
+			 bool ect)
 {
 	const struct rue_cc_cfg *cfg;
 	u8 tos;
@@ -195,6 +215,67 @@ void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn, bool ect)
 	rcu_read_unlock();
 	rue_xmit_uet(pdc->rdev, &pdc->av, &pdc->dst_cache,
 		     rue_pdc_sport(pdc, psn), skb, tos);
+}
+
+/*
+ * Packets are built under the lock of their PDC's state and sent after
+ * it is dropped: skb->cb says where to, holding a reference on the PDC.
+ */
+struct rue_pds_cb {
+	struct rue_pdc *pdc;		/* referenced */
+	u32 psn;
+};
+
+static struct rue_pds_cb *rue_pds_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct rue_pds_cb) > sizeof(skb->cb));
+	return (struct rue_pds_cb *)skb->cb;
+}
+
+static void rue_pds_cb_set(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn)
+{
+	refcount_inc(&pdc->ref);
+	rue_pds_cb(skb)->pdc = pdc;
+	rue_pds_cb(skb)->psn = psn;
+}
+
+/**
+ * rue_pds_queue() - a request packet to send once the lock is dropped
+ * @q: the caller's queue, for rue_pds_send_queued()
+ * @skb: PDS header onwards
+ * @pdc: its PDC, under the lock its state lives under
+ * @psn: its PSN
+ */
+void rue_pds_queue(struct sk_buff_head *q, struct sk_buff *skb,
+		   struct rue_pdc *pdc, u32 psn)
+{
+	rue_pds_cb_set(skb, pdc, psn);
+	__skb_queue_tail(q, skb);
+}
+
+/* A packet rue_pds_cb_set() prepared; bottom halves disabled. */
+static void rue_pds_send_one(struct sk_buff *skb)
+{
+	struct rue_pdc *pdc = rue_pds_cb(skb)->pdc;
+	u32 psn = rue_pds_cb(skb)->psn;
+
+	memset(skb->cb, 0, sizeof(skb->cb));
+	rue_pds_xmit(pdc, skb, psn, true);
+	rue_pdc_put(pdc);
+}
+
+/**
+ * rue_pds_send_queued() - send what rue_pds_queue() queued
+ * @q: the queue, emptied; no PDC lock held
+ */
+void rue_pds_send_queued(struct sk_buff_head *q)
+{
+	struct sk_buff *skb;
+
+	local_bh_disable();
+	while ((skb = __skb_dequeue(q)))
+		rue_pds_send_one(skb);
+	local_bh_enable();
 }
 
 /**
@@ -281,6 +362,7 @@ static struct sk_buff *rue_pds_probe_pkt(struct rue_pdc *pdc)
 /* ------------------------------------------------------------------ */
 /* Initiator                                                           */
 
+static void rue_pds_rto(struct timer_list *t);
 static enum hrtimer_restart rue_pds_tlp(struct hrtimer *t);
 
 static u32 rue_pdc_hash(const struct rue_av *av)
@@ -437,14 +519,17 @@ static void rue_pdc_disarm(struct rue_pdc *pdc)
  * rue_pdc_take_psn() - account a new request
  * @pdc: initiator PDC, req.lock held
  * @charge: bytes it counts in flight
+ * @psn: set to the PSN the request takes
  *
- * Return: the entry for the PSN the request takes (pdc->next_psn - 1).
+ * Return: the request's entry, for SES to fill.
  */
-struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge)
+struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge,
+				    u32 *psn)
 {
 	struct rue_pds_tx *tx = &pdc->win[pdc->next_psn % RUE_PDC_WIN];
 	bool idle = pdc->una_psn == pdc->next_psn;
 
+	*psn = pdc->next_psn;
 	memset(tx, 0, sizeof(*tx));
 	tx->state = RUE_PDS_TX_SENT;
 	tx->charge = charge;
@@ -460,6 +545,39 @@ struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge)
 	return tx;
 }
 
+/* Remove an initiator PDC from its QP; req.lock held. */
+static void rue_pdc_ini_drop(struct rue_pdc *pdc)
+{
+	if (pdc->dead)
+		return;
+	pdc->dead = true;
+	rue_uet_stat_inc(pdc->rdev, pdc->failed || pdc->una_psn != pdc->next_psn ?
+			 RUE_USTAT_PDC_FAILED : RUE_USTAT_PDC_CLOSED);
+	hash_del(&pdc->qp_node);
+	pdc->qp->uet.nr_pdcs--;
+	rue_pdc_ses_close(pdc);
+	/* a running timer finds no QP (RCU: see rue_ses_qp_destroy()) */
+	WRITE_ONCE(pdc->qp, NULL);
+	rue_pdc_unpublish(pdc);
+	rue_pdc_disarm(pdc);
+	rue_pdc_put(pdc);
+}
+
+/**
+ * rue_pds_qp_drop() - forget every initiator PDC of a QP
+ * @qp: a UET QP, req.lock held
+ */
+void rue_pds_qp_drop(struct rue_qp *qp)
+{
+	struct hlist_node *tmp;
+	struct rue_pdc *pdc;
+	int bkt;
+
+	lockdep_assert_held(&qp->req.lock);
+	hash_for_each_safe(qp->uet.pdcs, bkt, tmp, pdc, qp_node)
+		rue_pdc_ini_drop(pdc);
+}
+
 /* Fail every request of @pdc and forget it: the target is unreachable. */
 static void rue_pdc_fail(struct rue_pdc *pdc, u8 status)
 {
@@ -470,8 +588,8 @@ static void rue_pdc_fail(struct rue_pdc *pdc, u8 status)
 	for (psn = pdc->una_psn; psn != pdc->next_psn; psn++) {
 		struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
 
-		if (tx->state == RUE_PDS_TX_SENT && tx->len != U16_MAX)
-			rue_ses_tx_done(qp, tx, status);
+		if (tx->state == RUE_PDS_TX_SENT && !tx->close)
+			pdc->rdev->uet.up->done(qp, tx, status);
 		if (tx->state == RUE_PDS_TX_SENT)
 			pdc->inflight -= tx->charge;
 		tx->state = RUE_PDS_TX_FREE;
@@ -480,28 +598,9 @@ static void rue_pdc_fail(struct rue_pdc *pdc, u8 status)
 	rue_pdc_ini_drop(pdc);
 }
 
-/**
- * rue_pdc_ini_drop() - remove an initiator PDC from its QP
- * @pdc: the PDC, req.lock held
- */
-void rue_pdc_ini_drop(struct rue_pdc *pdc)
-{
-	if (pdc->dead)
-		return;
-	pdc->dead = true;
-	rue_uet_stat_inc(pdc->rdev, pdc->failed || pdc->una_psn != pdc->next_psn ?
-			 RUE_USTAT_PDC_FAILED : RUE_USTAT_PDC_CLOSED);
-	hash_del(&pdc->qp_node);
-	pdc->qp->uet.nr_pdcs--;
-	/* a running timer finds no QP (RCU: see rue_ses_qp_destroy()) */
-	WRITE_ONCE(pdc->qp, NULL);
-	rue_pdc_unpublish(pdc);
-	rue_pdc_disarm(pdc);
-	rue_pdc_put(pdc);
-}
-
 /* Resend what is marked for it, oldest first; req.lock held. */
-int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
+static int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out,
+			  int budget)
 {
 	u8 why;
 	u32 psn;
@@ -519,10 +618,10 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 		pdc->nr_retx--;
 		if (tx->state != RUE_PDS_TX_SENT)
 			continue;
-		if (tx->len == U16_MAX)
+		if (tx->close)
 			skb = rue_pds_close_pkt(pdc, psn, true);
 		else
-			skb = rue_ses_build(pdc->qp, pdc, tx, psn, true, true);
+			skb = pdc->rdev->uet.up->rebuild(pdc->qp, pdc, tx, psn);
 		if (!skb)
 			continue;	/* the RTO tries again */
 		tx->sent++;
@@ -534,10 +633,28 @@ int rue_pdc_resend(struct rue_pdc *pdc, struct sk_buff_head *out, int budget)
 				 RUE_USTAT_RTO_RETRANSMITS :
 				 why == RUE_RETX_TLP ? RUE_USTAT_TLP_RETRANSMITS :
 				 RUE_USTAT_FAST_RETRANSMITS);
-		rue_ses_queue(skb, pdc, psn);
-		__skb_queue_tail(out, skb);
+		rue_pds_queue(out, skb, pdc, psn);
 		n++;
 	}
+	return n;
+}
+
+/**
+ * rue_pds_qp_resend() - the resends a QP's PDCs have marked, oldest first
+ * @qp: a UET QP, req.lock held
+ * @out: where they go, for rue_pds_send_queued()
+ * @budget: at most this many
+ *
+ * Return: how many were queued.
+ */
+int rue_pds_qp_resend(struct rue_qp *qp, struct sk_buff_head *out, int budget)
+{
+	struct rue_pdc *pdc;
+	int n = 0, bkt;
+
+	hash_for_each(qp->uet.pdcs, bkt, pdc, qp_node)
+		if (pdc->nr_retx && n < budget)
+			n += rue_pdc_resend(pdc, out, budget - n);
 	return n;
 }
 
@@ -575,7 +692,7 @@ static void rue_pdc_timer_end(struct rue_qp *qp, struct sk_buff *skb,
 	spin_unlock_bh(&qp->req.lock);
 	if (skb) {
 		local_bh_disable();
-		rue_ses_send_one(skb);
+		rue_pds_send_one(skb);
 		local_bh_enable();
 	}
 	if (kick)
@@ -589,7 +706,9 @@ static void rue_pdc_timer_end(struct rue_qp *qp, struct sk_buff *skb,
  * The pending timer held a reference on the PDC; the QP is found under
  * RCU and referenced, since the PDC may have been dropped meanwhile.
  */
-void rue_pds_rto(struct timer_list *t)
+static struct sk_buff *rue_pdc_close(struct rue_pdc *pdc);
+
+static void rue_pds_rto(struct timer_list *t)
 {
 	struct rue_pdc *pdc = from_timer(pdc, t, rto);
 	struct sk_buff *close = NULL;
@@ -682,7 +801,7 @@ static enum hrtimer_restart rue_pds_tlp(struct hrtimer *t)
 		probe = rue_pds_probe_pkt(pdc);
 		if (!probe)
 			goto out;
-		rue_ses_queue(probe, pdc, pdc->next_psn);
+		rue_pds_cb_set(probe, pdc, pdc->next_psn);
 		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_TLP_PROBES_SENT);
 		pdc->tlp_sent_ns = now;
 	}
@@ -723,33 +842,17 @@ static void rue_pdc_ack_one(struct rue_pdc *pdc, u32 psn, u8 status,
 		tx->retx = 0;
 		pdc->nr_retx--;
 	}
-	if (tx->len == U16_MAX) {
-		/* the CLOSE: the target has let go */
+	if (tx->close) {
+		/* the target has let go */
 		pdc->closing = true;
 		return;
 	}
-	rue_ses_tx_done(pdc->qp, tx, status);
+	pdc->rdev->uet.up->done(pdc->qp, tx, status);
 }
 
 static bool rue_psn_in(u32 psn, u32 lo, u32 hi)
 {
 	return (s32)(psn - lo) >= 0 && (s32)(hi - psn) > 0;
-}
-
-static u8 rue_ses_rc_to_wc(u8 rc)
-{
-	switch (rc) {
-	case RUE_SES_RC_OK:
-		return IB_WC_SUCCESS;
-	case RUE_SES_RC_BAD_PID:
-	case RUE_SES_RC_BAD_INDEX:
-	case RUE_SES_RC_UNSUPPORTED_OP:
-		return IB_WC_REM_INV_REQ_ERR;
-	case RUE_SES_RC_TOO_LONG:
-		return IB_WC_REM_INV_REQ_ERR;
-	default:
-		return IB_WC_REM_ACCESS_ERR;
-	}
 }
 
 /*
@@ -784,13 +887,84 @@ static void rue_pdc_tlp_answer(struct rue_pdc *pdc, u32 cack,
 						 ktime_get_ns()));
 }
 
-/* An ACK or ACK_CC for an initiator PDC; req.lock held. */
-static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
-			    const struct rue_pds_ack_cc *cc,
-			    const struct rue_ses_rsp *rsp,
-			    const struct rue_ses_rsp_data *rd,
-			    const struct sk_buff *skb, u32 rd_off)
+/* An ACK, ACK_CC or NACK, pulled: what an initiator PDC is told. */
+struct rue_pds_ackp {
+	const struct rue_pds_ack *a;		/* ACK, ACK_CC */
+	const struct rue_pds_ack_cc *cc;	/* ACK_CC */
+	const struct rue_pds_nack *n;		/* NACK */
+	struct rue_pds_rsp r;			/* the SES response it carries */
+};
+
+static bool rue_pds_pull(struct sk_buff *skb, unsigned int len)
 {
+	return skb->len >= len && pskb_may_pull(skb, len);
+}
+
+/* Pull an ACK, ACK_CC or NACK and the SES response after it; false: short. */
+static bool rue_pds_ack_parse(struct sk_buff *skb, u8 type,
+			      struct rue_pds_ackp *p)
+{
+	unsigned int len = type == RUE_PDS_ACK ? sizeof(*p->a) :
+			   type == RUE_PDS_ACK_CC ? sizeof(*p->cc) :
+						    sizeof(*p->n);
+	unsigned int ses = 0;
+	u8 next;
+
+	memset(p, 0, sizeof(*p));
+	if (!rue_pds_pull(skb, len))
+		return false;
+	if (type == RUE_PDS_NACK) {
+		p->n = (const void *)skb->data;
+		return true;
+	}
+	next = rue_pds_next(((const struct rue_pds_ack *)skb->data)->prologue);
+	if (next == RUE_PDS_NEXT_RSP)
+		ses = sizeof(struct rue_ses_rsp);
+	else if (next == RUE_PDS_NEXT_RSP_DATA)
+		ses = sizeof(struct rue_ses_rsp_data);
+	/* RSP_DATA's data follows: SES checks it against the READ */
+	if (ses && !rue_pds_pull(skb, len + ses))
+		return false;
+	p->a = (const void *)skb->data;
+	if (type == RUE_PDS_ACK_CC)
+		p->cc = (const void *)skb->data;
+	p->r.skb = skb;
+	if (next == RUE_PDS_NEXT_RSP) {
+		p->r.rsp = (const void *)(skb->data + len);
+	} else if (next == RUE_PDS_NEXT_RSP_DATA) {
+		p->r.rd = (const void *)(skb->data + len);
+		p->r.off = len + ses;
+	}
+	return true;
+}
+
+/*
+ * The SES response an ACK carries, for the request @psn names (none for
+ * a PROBE's answer): a READ waits for its data (RSP_DATA), any request
+ * for an error (RSP).  SES sees every response and says how the request
+ * it answers ends.
+ */
+static void rue_pdc_answer(struct rue_pdc *pdc, const u32 *psn,
+			   const struct rue_pds_rsp *r)
+{
+	struct rue_pds_tx *tx = NULL;
+	u8 status;
+
+	if (psn && rue_psn_in(*psn, pdc->una_psn, pdc->next_psn)) {
+		tx = &pdc->win[*psn % RUE_PDC_WIN];
+		if (tx->state != RUE_PDS_TX_SENT || (!r->rsp && !tx->read))
+			tx = NULL;
+	}
+	status = pdc->rdev->uet.up->answer(pdc->qp, tx, r);
+	if (tx)
+		rue_pdc_ack_one(pdc, *psn, status, true);
+}
+
+/* An ACK or ACK_CC for an initiator PDC; req.lock held. */
+static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
+{
+	const struct rue_pds_ack *a = p->a;
+	const struct rue_pds_ack_cc *cc = p->cc;
 	u32 cack = be32_to_cpu(a->cack_psn);
 	u32 ack_psn = cack + (s16)be16_to_cpu(a->ack_psn_offset);
 	/* P: ack_psn_offset is the PROBE's probe_opaque, no PSN */
@@ -814,20 +988,9 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ack *a,
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ACKS_RCVD);
 	if (cc && cc->sack_bitmap)
 		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SACKS_RCVD);
-	if (rsp && (rsp->rc & 0x3f) != RUE_SES_RC_OK)
-		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SES_ERRORS_RCVD);
 	/* the response first: the cumulative part would ask again */
-	if (!probe && rue_psn_in(ack_psn, pdc->una_psn, pdc->next_psn)) {
-		struct rue_pds_tx *tx = &pdc->win[ack_psn % RUE_PDC_WIN];
-
-		if (rsp)
-			rue_pdc_ack_one(pdc, ack_psn,
-					rue_ses_rc_to_wc(rsp->rc & 0x3f), true);
-		else if (rd && tx->read && tx->state == RUE_PDS_TX_SENT)
-			rue_pdc_ack_one(pdc, ack_psn,
-					rue_ses_read_data(pdc->qp, tx, rd, skb,
-							  rd_off), true);
-	}
+	if (p->r.rsp || p->r.rd)
+		rue_pdc_answer(pdc, probe ? NULL : &ack_psn, &p->r);
 
 	for (psn = pdc->una_psn; psn != cack + 1; psn++)
 		rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, false);
@@ -941,16 +1104,15 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 	}
 }
 
-/**
- * rue_pdc_close() - start closing an idle initiator PDC
- * @pdc: the PDC, req.lock held, nothing in flight
- *
- * Return: the CLOSE packet to send, or NULL.
+/*
+ * Start closing an idle initiator PDC (req.lock held, nothing in
+ * flight): the CLOSE packet to send, or NULL.
  */
-struct sk_buff *rue_pdc_close(struct rue_pdc *pdc)
+static struct sk_buff *rue_pdc_close(struct rue_pdc *pdc)
 {
 	struct rue_pds_tx *tx;
 	struct sk_buff *skb;
+	u32 psn;
 
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
 	if (pdc->syn) {
@@ -961,9 +1123,9 @@ struct sk_buff *rue_pdc_close(struct rue_pdc *pdc)
 	skb = rue_pds_close_pkt(pdc, pdc->next_psn, false);
 	if (!skb)
 		return NULL;
-	rue_ses_queue(skb, pdc, pdc->next_psn);
-	tx = rue_pdc_take_psn(pdc, 0);
-	tx->len = U16_MAX;		/* marks the CLOSE */
+	rue_pds_cb_set(skb, pdc, pdc->next_psn);
+	tx = rue_pdc_take_psn(pdc, 0, &psn);
+	tx->close = true;
 	pdc->closing = true;
 	return skb;
 }
@@ -992,7 +1154,7 @@ static void rue_pdc_tgt_free(struct rue_pdc *pdc)
 	rue_pdc_unpublish(pdc);
 	spin_lock_bh(&pdc->lock);
 	pdc->dead = true;
-	rue_ses_rmsg_drop_all(pdc, NULL);
+	rue_pdc_ses_close(pdc);
 	spin_unlock_bh(&pdc->lock);
 	rue_pdc_put(pdc);
 }
@@ -1102,7 +1264,7 @@ static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 		 RUE_NSCC_RCVD_BYTES_SHIFT) | (pdc->ooo & 0xffff);
 	cc->cc_state = cpu_to_be64(state);
 	if (read)
-		next = rue_ses_read_respond(pdc, read, skb);
+		next = pdc->rdev->uet.up->read(pdc->rdev, pdc->job, read, skb);
 	else if (rsp)
 		skb_put_data(skb, rsp, sizeof(*rsp));
 	cc->ack.prologue = rue_pds_prologue(RUE_PDS_ACK_CC, next, flags);
@@ -1186,7 +1348,8 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 	} else if (read) {
 		ack = true;	/* the response is the ACK */
 	} else {
-		ret = rue_ses_rcv(pdc, rx, &r);
+		ret = pdc->rdev->uet.up->deliver(pdc->rdev, pdc->job, pdc->ses,
+						 rx, &r);
 		if (ret < 0) {
 			rue_uet_stat_inc(pdc->rdev, RUE_USTAT_RNR_NACKS);
 			rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
@@ -1241,7 +1404,7 @@ static void rue_pds_reap(struct work_struct *work)
 		rue_pdc_unpublish(pdc);
 		spin_lock_bh(&pdc->lock);
 		pdc->dead = true;
-		rue_ses_rmsg_drop_all(pdc, NULL);
+		rue_pdc_ses_close(pdc);
 		spin_unlock_bh(&pdc->lock);
 		rue_pdc_put(pdc);	/* the table's */
 	}
@@ -1264,7 +1427,8 @@ void rue_pds_tgt_qp_gone(struct rue_dev *rdev, struct rue_qp *qp)
 		if (pdc->role != RUE_PDC_TARGET)
 			continue;
 		spin_lock_bh(&pdc->lock);
-		rue_ses_rmsg_drop_all(pdc, qp);
+		if (!pdc->dead)
+			u->up->qp_gone(pdc->ses, qp);
 		spin_unlock_bh(&pdc->lock);
 	}
 	rcu_read_unlock();
@@ -1272,11 +1436,6 @@ void rue_pds_tgt_qp_gone(struct rue_dev *rdev, struct rue_qp *qp)
 
 /* ------------------------------------------------------------------ */
 /* Receive                                                             */
-
-static bool rue_pds_pull(struct sk_buff *skb, unsigned int len)
-{
-	return skb->len >= len && pskb_may_pull(skb, len);
-}
 
 static struct rue_pdc *rue_pdc_lookup(struct rue_dev *rdev, u16 lid, u8 role,
 				      const struct rue_uet_rx *rx)
@@ -1387,46 +1546,14 @@ static void rue_pds_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 /* ACK, ACK_CC, NACK: for one of our initiator PDCs. */
 static void rue_pds_rcv_ini(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type)
 {
-	const struct rue_ses_rsp_data *rd = NULL;
-	const struct rue_pds_ack_cc *cc = NULL;
-	const struct rue_ses_rsp *rsp = NULL;
-	const struct rue_pds_ack *a = NULL;
-	u32 rd_off = 0;
-	const struct rue_pds_nack *n = NULL;
-	unsigned int len;
+	struct rue_pds_ackp p;
 	struct rue_pdc *pdc;
 	struct rue_qp *qp;
 	u16 lid;
 
-	len = type == RUE_PDS_ACK ? sizeof(*a) :
-	      type == RUE_PDS_ACK_CC ? sizeof(*cc) : sizeof(*n);
-	if (!rue_pds_pull(rx->skb, len))
+	if (!rue_pds_ack_parse(rx->skb, type, &p))
 		goto bad;
-	if (type == RUE_PDS_NACK) {
-		n = (const void *)rx->skb->data;
-		lid = be16_to_cpu(n->dpdcid);
-	} else {
-		a = (const void *)rx->skb->data;
-		if (type == RUE_PDS_ACK_CC)
-			cc = (const void *)a;
-		if (rue_pds_next(a->prologue) == RUE_PDS_NEXT_RSP) {
-			if (!rue_pds_pull(rx->skb, len + sizeof(*rsp)))
-				goto bad;
-			a = (const void *)rx->skb->data;
-			cc = type == RUE_PDS_ACK_CC ? (const void *)a : NULL;
-			rsp = (const void *)(rx->skb->data + len);
-		} else if (rue_pds_next(a->prologue) == RUE_PDS_NEXT_RSP_DATA) {
-			/* its data follows: checked against the READ */
-			if (!rue_pds_pull(rx->skb, len + sizeof(*rd)))
-				goto bad;
-			a = (const void *)rx->skb->data;
-			cc = type == RUE_PDS_ACK_CC ? (const void *)a : NULL;
-			rd = (const void *)(rx->skb->data + len);
-			rd_off = len + sizeof(*rd);
-		}
-		lid = be16_to_cpu(a->dpdcid);
-	}
-
+	lid = be16_to_cpu(p.n ? p.n->dpdcid : p.a->dpdcid);
 	pdc = rue_pdc_lookup(rdev, lid, RUE_PDC_INITIATOR, rx);
 	if (!pdc)
 		goto bad;
@@ -1437,10 +1564,10 @@ static void rue_pds_rcv_ini(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type
 	}
 	spin_lock_bh(&qp->req.lock);
 	if (!pdc->dead) {
-		if (n)
-			rue_pdc_ini_nack(pdc, n);
+		if (p.n)
+			rue_pdc_ini_nack(pdc, p.n);
 		else
-			rue_pdc_ini_ack(pdc, a, cc, rsp, rd, rx->skb, rd_off);
+			rue_pdc_ini_ack(pdc, &p);
 		if (pdc->closing && pdc->una_psn == pdc->next_psn)
 			rue_pdc_ini_drop(pdc);
 	}
@@ -1574,14 +1701,21 @@ int rue_pds_for_each(struct rue_dev *rdev, unsigned long *cursor,
 /* ------------------------------------------------------------------ */
 /* Device                                                              */
 
-int rue_uet_dev_init(struct rue_dev *rdev)
+/**
+ * rue_pds_dev_init() - a device's PDS, before any QP
+ * @rdev: the device
+ * @up: the layer above: what PDS delivers to
+ *
+ * Return: 0.
+ */
+int rue_pds_dev_init(struct rue_dev *rdev, const struct rue_pds_upcalls *up)
 {
 	struct rue_uet_dev *u = &rdev->uet;
 
 	rue_uet_check_sizes();
+	u->up = up;
 	spin_lock_init(&u->lock);
 	xa_init_flags(&u->pdcs, XA_FLAGS_LOCK_BH);
-	xa_init_flags(&u->eps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	hash_init(u->tgt);
 	atomic_set(&u->nr_alloc, 0);
 	INIT_DELAYED_WORK(&u->reaper, rue_pds_reap);
@@ -1590,7 +1724,7 @@ int rue_uet_dev_init(struct rue_dev *rdev)
 }
 
 /* After every QP is gone: free the target PDCs left. */
-void rue_uet_dev_free(struct rue_dev *rdev)
+void rue_pds_dev_free(struct rue_dev *rdev)
 {
 	struct rue_uet_dev *u = &rdev->uet;
 	struct hlist_node *tmp;
@@ -1605,7 +1739,7 @@ void rue_uet_dev_free(struct rue_dev *rdev)
 		rue_pdc_unpublish(pdc);
 		spin_lock_bh(&pdc->lock);
 		pdc->dead = true;
-		rue_ses_rmsg_drop_all(pdc, NULL);
+		rue_pdc_ses_close(pdc);
 		spin_unlock_bh(&pdc->lock);
 		rue_pdc_put(pdc);
 	}
@@ -1618,7 +1752,6 @@ void rue_uet_dev_free(struct rue_dev *rdev)
 				    10 * HZ))
 		WARN(1, "rue: %d UET PDCs not freed\n", atomic_read(&u->nr_alloc));
 	rcu_barrier();
-	WARN_ON(!xa_empty(&u->pdcs) || !xa_empty(&u->eps));
+	WARN_ON(!xa_empty(&u->pdcs));
 	xa_destroy(&u->pdcs);
-	xa_destroy(&u->eps);
 }

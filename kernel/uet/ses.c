@@ -38,6 +38,7 @@
 #include "pds.h"
 #include "ses.h"
 #include "uet.h"
+#include "uet_stats.h"
 #include "core/cq.h"
 #include "core/device.h"
 #include "core/mr.h"
@@ -48,6 +49,19 @@
 #include "core/stats.h"
 #include "core/transport.h"
 #include "net/xmit.h"
+
+/*
+ * SES's state of a PDC, which PDS keeps for it (struct rue_pds_upcalls):
+ * made with the PDC, freed when it dies, and used under the lock its PDC
+ * state lives under (the QP's req.lock for an initiator PDC, the PDC's
+ * lock for a target one).  Message IDs are numbered per PDC: a target
+ * tells partly received messages apart by PDC and message_id.
+ */
+struct rue_ses_pdc {
+	u16 next_msg;			/* initiator: the next message_id */
+	u16 slots;			/* target: RUE_PDC_WIN; initiator: 0 */
+	struct rue_ses_rmsg *rmsg[];	/* target: by message_id % slots */
+};
 
 /* A message being received, in its target PDC's rmsg[]. */
 struct rue_ses_rmsg {
@@ -65,18 +79,6 @@ struct rue_ses_rmsg {
 	struct rue_rqe_info info;
 	struct rue_ksge sg[];		/* qp->max_recv_sge */
 };
-
-/* What an skb waiting to be sent needs (skb->cb). */
-struct rue_ses_cb {
-	struct rue_pdc *pdc;		/* referenced */
-	u32 psn;
-};
-
-static struct rue_ses_cb *rue_ses_cb(struct sk_buff *skb)
-{
-	BUILD_BUG_ON(sizeof(struct rue_ses_cb) > sizeof(skb->cb));
-	return (struct rue_ses_cb *)skb->cb;
-}
 
 /* ------------------------------------------------------------------ */
 /* QPs: the UET transport's object hooks                               */
@@ -154,18 +156,6 @@ static void rue_ses_qp_unpublish(struct rue_qp *qp)
 	xa_store_bh(&qp->rdev->uet.eps, qp->uet.pid, NULL, GFP_KERNEL);
 }
 
-/* Forget every initiator PDC of a QP; req.lock held. */
-static void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
-{
-	struct hlist_node *tmp;
-	struct rue_pdc *pdc;
-	int bkt;
-
-	lockdep_assert_held(&qp->req.lock);
-	hash_for_each_safe(qp->uet.pdcs, bkt, tmp, pdc, qp_node)
-		rue_pdc_ini_drop(pdc);
-}
-
 /*
  * Drop the PDCs of a QP being destroyed (unpublished and in the error
  * state: no PDC is made).  After this no PDC timer or ACK finds the QP:
@@ -175,7 +165,7 @@ static void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
 static void rue_ses_qp_destroy(struct rue_qp *qp)
 {
 	spin_lock_bh(&qp->req.lock);
-	rue_ses_qp_drop_pdcs(qp);
+	rue_pds_qp_drop(qp);
 	spin_unlock_bh(&qp->req.lock);
 	synchronize_rcu();
 }
@@ -260,19 +250,13 @@ static struct sk_buff *rue_ses_build_read(struct rue_qp *qp,
 	return skb;
 }
 
-/**
- * rue_ses_read_data() - place the data of a READ response
- * @qp: the initiator QP, req.lock held
- * @tx: the READ request it answers
- * @rsp: its RSP_DATA header
- * @skb: the ACK; the data is at @off
- * @off: where
- *
- * Return: the completion status the request ends with.
+/*
+ * Place the data of a READ response (RSP_DATA @rsp, data at @off in the
+ * ACK @skb) for the READ request @tx: the status the request ends with.
  */
-u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
-		     const struct rue_ses_rsp_data *rsp,
-		     const struct sk_buff *skb, u32 off)
+static u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
+			    const struct rue_ses_rsp_data *rsp,
+			    const struct sk_buff *skb, u32 off)
 {
 	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
 	u32 len = be16_to_cpu(rsp->payload_length) & RUE_SES_PAYLEN_MASK;
@@ -285,21 +269,51 @@ u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
 	return IB_WC_SUCCESS;
 }
 
-/**
- * rue_ses_build() - one request packet of a WQE
- * @qp: the UET QP, req.lock held
- * @pdc: its PDC to the WQE's peer
- * @tx: which packet
- * @psn: its PSN
- * @ar: ask for an ACK
- * @retx: sent before
- *
- * Return: the packet, PDS header first, or NULL (no memory: the RTO
- * tries again).
+/* The completion status of a request the target answered with @rc. */
+static u8 rue_ses_rc_to_wc(u8 rc)
+{
+	switch (rc) {
+	case RUE_SES_RC_OK:
+		return IB_WC_SUCCESS;
+	case RUE_SES_RC_BAD_PID:
+	case RUE_SES_RC_BAD_INDEX:
+	case RUE_SES_RC_UNSUPPORTED_OP:
+	case RUE_SES_RC_TOO_LONG:
+		return IB_WC_REM_INV_REQ_ERR;
+	default:
+		return IB_WC_REM_ACCESS_ERR;
+	}
+}
+
+/*
+ * The answer upcall: an ACK carried an SES response.  Every error the
+ * target sent is counted; data is placed only for a READ still waiting.
  */
-struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
-			      const struct rue_pds_tx *tx, u32 psn, bool ar,
-			      bool retx)
+static u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
+			 const struct rue_pds_rsp *r)
+{
+	u8 rc;
+
+	if (r->rsp) {
+		rc = r->rsp->rc & 0x3f;
+		if (rc != RUE_SES_RC_OK)
+			rue_uet_stat_inc(qp->rdev, RUE_USTAT_SES_ERRORS_RCVD);
+		return rue_ses_rc_to_wc(rc);
+	}
+	if (!tx)
+		return IB_WC_SUCCESS;
+	return rue_ses_read_data(qp, tx, r->rd, r->skb, r->off);
+}
+
+/*
+ * One request packet of a WQE (req.lock held): @tx says which, @pdc is
+ * the QP's PDC to the WQE's peer; @ar asks for an ACK, @retx says it was
+ * sent before.  The packet, PDS header first, or NULL (no memory: the
+ * RTO tries again).
+ */
+static struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
+				     const struct rue_pds_tx *tx, u32 psn,
+				     bool ar, bool retx)
 {
 	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
 	u8 op = w->sqe.opcode;
@@ -348,33 +362,16 @@ struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
 	return skb;
 }
 
-/* Remember where @skb goes, for rue_ses_send_one() after unlocking. */
-void rue_ses_queue(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn)
+/* The rebuild upcall: a request again, for a resend. */
+static struct sk_buff *rue_ses_rebuild(struct rue_qp *qp, struct rue_pdc *pdc,
+				       const struct rue_pds_tx *tx, u32 psn)
 {
-	refcount_inc(&pdc->ref);
-	rue_ses_cb(skb)->pdc = pdc;
-	rue_ses_cb(skb)->psn = psn;
+	return rue_ses_build(qp, pdc, tx, psn, true, true);
 }
 
-/* Bottom halves disabled. */
-void rue_ses_send_one(struct sk_buff *skb)
-{
-	struct rue_pdc *pdc = rue_ses_cb(skb)->pdc;
-	u32 psn = rue_ses_cb(skb)->psn;
-
-	memset(skb->cb, 0, sizeof(skb->cb));
-	rue_pds_xmit(pdc, skb, psn, true);
-	rue_pdc_put(pdc);
-}
-
-/**
- * rue_ses_tx_done() - a packet of a WQE was acknowledged, or failed
- * @qp: the QP, req.lock held
- * @tx: the packet
- * @status: IB_WC_SUCCESS, or why the WQE fails
- */
-void rue_ses_tx_done(struct rue_qp *qp, const struct rue_pds_tx *tx,
-		     u8 status)
+/* The done upcall: a packet of a WQE was acknowledged, or failed. */
+static void rue_ses_done(struct rue_qp *qp, const struct rue_pds_tx *tx,
+			 u8 status)
 {
 	struct rue_swqe *w = rue_swqe(qp, tx->wqe);
 
@@ -398,6 +395,7 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 	       (req->cur != req->head || rue_sq_fetch(qp))) {
 		struct rue_swqe *w = rue_swqe(qp, req->cur);
 		struct rue_pds_tx *tx;
+		struct rue_ses_pdc *s;
 		struct rue_pdc *pdc;
 		struct sk_buff *skb;
 		u32 psn, len, charge;
@@ -420,13 +418,13 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 			break;	/* an ACK or the RTO kicks us */
 
 		last = req->cur_off + len == w->sqe.length;
-		psn = pdc->next_psn;
-		tx = rue_pdc_take_psn(pdc, charge);
+		tx = rue_pdc_take_psn(pdc, charge, &psn);
 		tx->wqe = req->cur;
 		tx->off = req->cur_off;
 		tx->len = len;
+		s = rue_pdc_ses(pdc);
 		if (!req->cur_off)
-			w->uet_msg = pdc->next_msg++;
+			w->uet_msg = s->next_msg++;
 		tx->msg_id = w->uet_msg;
 		tx->ses_flags = (req->cur_off ? 0 : RUE_SES_F_SOM) |
 				(last ? RUE_SES_F_EOM : 0);
@@ -436,10 +434,8 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 		/* AR: at the end of a message, or with the window filling */
 		skb = rue_ses_build(qp, pdc, tx, psn,
 				    last || rue_pdc_filling(pdc), false);
-		if (skb) {
-			rue_ses_queue(skb, pdc, psn);
-			__skb_queue_tail(out, skb);
-		}
+		if (skb)
+			rue_pds_queue(out, skb, pdc, psn);
 		n++;
 		req->cur_off += len;
 		if (last) {
@@ -456,26 +452,19 @@ static int rue_ses_tx(struct rue_qp *qp, int budget)
 {
 	struct rue_req *req = &qp->req;
 	struct sk_buff_head out;
-	struct rue_pdc *pdc;
-	struct sk_buff *skb;
-	int n = 0, bkt;
+	int n = 0;
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&req->lock);
 	if (qp->state == IB_QPS_RTS) {
 		/* what was lost first, then what is new */
-		hash_for_each(qp->uet.pdcs, bkt, pdc, qp_node)
-			if (pdc->nr_retx && n < budget)
-				n += rue_pdc_resend(pdc, &out, budget - n);
+		n = rue_pds_qp_resend(qp, &out, budget);
 		n += rue_ses_tx_new(qp, &out, budget - n);
 	}
 	rue_sq_retire_all(qp);
 	spin_unlock_bh(&req->lock);
 
-	local_bh_disable();
-	while ((skb = __skb_dequeue(&out)))
-		rue_ses_send_one(skb);
-	local_bh_enable();
+	rue_pds_send_queued(&out);
 	return n;
 }
 
@@ -511,23 +500,44 @@ static void rue_ses_rmsg_complete(struct rue_qp *qp, struct rue_ses_rmsg *m,
 	rue_qp_complete(qp, qp->rcq, &cqe, false);
 }
 
-/**
- * rue_ses_rmsg_drop_all() - forget messages being received
- * @pdc: a target PDC, its lock held
- * @qp: only those for this QP, or NULL for all
- */
-void rue_ses_rmsg_drop_all(struct rue_pdc *pdc, struct rue_qp *qp)
+/* Forget the messages being received on a PDC: those for @qp, or all. */
+static void rue_ses_rmsg_drop_all(struct rue_ses_pdc *s, struct rue_qp *qp)
 {
 	int i;
 
-	for (i = 0; i < RUE_PDC_WIN; i++) {
-		struct rue_ses_rmsg *m = pdc->rmsg[i];
+	for (i = 0; i < s->slots; i++) {
+		struct rue_ses_rmsg *m = s->rmsg[i];
 
 		if (m && (!qp || m->qp == qp)) {
-			pdc->rmsg[i] = NULL;
+			s->rmsg[i] = NULL;
 			rue_ses_rmsg_free(m);
 		}
 	}
+}
+
+/* The pdc_open upcall: a target keeps its messages being received. */
+static void *rue_ses_pdc_open(bool target)
+{
+	u16 slots = target ? RUE_PDC_WIN : 0;
+	struct rue_ses_pdc *s;
+
+	s = kzalloc(struct_size(s, rmsg, slots), GFP_ATOMIC);
+	if (s)
+		s->slots = slots;
+	return s;
+}
+
+/* The pdc_close upcall. */
+static void rue_ses_pdc_close(void *ses)
+{
+	rue_ses_rmsg_drop_all(ses, NULL);
+	kfree(ses);
+}
+
+/* The qp_gone upcall: messages for a QP being destroyed. */
+static void rue_ses_qp_gone(void *ses, struct rue_qp *qp)
+{
+	rue_ses_rmsg_drop_all(ses, qp);
 }
 
 static struct rue_qp *rue_ses_target_qp(struct rue_dev *rdev,
@@ -589,13 +599,13 @@ static u8 rue_ses_write(struct rue_qp *qp, const struct rue_uet_rx *rx,
 /*
  * The message state of a multi-packet SEND, or of a WRITE with header
  * data (or one whose first packet has not come yet), taking a receive
- * WQE for those that need one.  pdc->lock held.
+ * WQE for those that need one.  The PDC's lock held.
  */
-static int rue_ses_rmsg_get(struct rue_pdc *pdc, struct rue_qp *qp,
+static int rue_ses_rmsg_get(struct rue_ses_pdc *s, struct rue_qp *qp,
 			    u16 msg_id, u8 opcode, u32 length,
 			    struct rue_ses_rmsg **mp)
 {
-	struct rue_ses_rmsg **slot = &pdc->rmsg[msg_id % RUE_PDC_WIN];
+	struct rue_ses_rmsg **slot = &s->rmsg[msg_id % s->slots];
 	struct rue_ses_rmsg *m = *slot;
 	int err;
 
@@ -651,19 +661,17 @@ static int rue_ses_rmsg_take_rqe(struct rue_qp *qp, struct rue_ses_rmsg *m)
 	return 0;
 }
 
-/**
- * rue_ses_rcv() - deliver a request the PDS has not delivered before
- * @pdc: its target PDC, lock held
- * @rx: the packet
- * @rsp: filled with the SES response when the return is not OK
- *
- * Return: an SES return code, RUE_SES_RC_OK when delivered; or a
- * negative errno when the target cannot take it now (no receive WQE):
- * the packet counts as not received and will come again.
+/*
+ * The deliver upcall: a request PDS has not delivered before, on a target
+ * PDC of job @pdc_job whose SES state is @pdc_ses.  An SES return code (@rsp
+ * filled when not OK), or a negative errno when the target cannot take
+ * it now (no receive WQE): the packet counts as not received and will
+ * come again.
  */
-int rue_ses_rcv(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
-		struct rue_ses_rsp *rsp)
+static int rue_ses_deliver(struct rue_dev *rdev, u32 pdc_job, void *pdc_ses,
+			   const struct rue_uet_rx *rx, struct rue_ses_rsp *rsp)
 {
+	struct rue_ses_pdc *s = pdc_ses;
 	const struct rue_ses_std *ses = rx->ses;
 	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
 	u8 opcode = ses->opcode & 0x3f;
@@ -677,10 +685,10 @@ int rue_ses_rcv(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
 	u8 rc = RUE_SES_RC_OK;
 	int err = 0;
 
-	qp = rue_ses_target_qp(pdc->rdev, ses, job, &rc);
+	qp = rue_ses_target_qp(rdev, ses, job, &rc);
 	if (!qp)
 		goto out;
-	if (job != pdc->job) {
+	if (job != pdc_job) {
 		rc = RUE_SES_RC_BAD_JOB_ID;
 		goto put;
 	}
@@ -707,7 +715,7 @@ int rue_ses_rcv(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
 		goto put;
 	}
 
-	err = rue_ses_rmsg_get(pdc, qp, msg_id, opcode, length, &m);
+	err = rue_ses_rmsg_get(s, qp, msg_id, opcode, length, &m);
 	if (err)
 		goto put;
 	if (opcode == RUE_SES_SEND && m->status == IB_WC_SUCCESS &&
@@ -736,7 +744,7 @@ int rue_ses_rcv(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
 			goto put;
 		}
 	}
-	pdc->rmsg[msg_id % RUE_PDC_WIN] = NULL;
+	s->rmsg[msg_id % s->slots] = NULL;
 	if (m->rqe) {
 		spin_lock(&qp->resp.lock);
 		rue_ses_rmsg_complete(qp, m, job);
@@ -752,7 +760,7 @@ out:
 	if (err)
 		return err == -EAGAIN ? -EAGAIN : -ENOBUFS;
 	if (rc != RUE_SES_RC_OK) {
-		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		memset(rsp, 0, sizeof(*rsp));
 		rsp->opcode = RUE_SES_RSP_RESPONSE;
 		rsp->rc = rc;
@@ -790,18 +798,13 @@ static u8 rue_ses_read_mr(struct rue_qp *qp, const struct rue_ses_std *ses,
 	return rc;
 }
 
-/**
- * rue_ses_read_respond() - answer a READ request in its ACK
- * @pdc: the target PDC, lock held
- * @rx: the request (new or a duplicate: reading again is harmless)
- * @skb: the ACK being built, room for the response and data reserved
- *
- * Appends RSP_DATA and the data, or an RSP saying why not.
- *
- * Return: the ACK's next_hdr.
+/*
+ * The read upcall: answer the READ @rx (new or a duplicate: reading again
+ * is harmless) in its ACK @skb, on a target PDC of job @pdc_job.  Appends
+ * RSP_DATA and the data, or an RSP saying why not: the ACK's next_hdr.
  */
-u8 rue_ses_read_respond(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
-			struct sk_buff *skb)
+static u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
+		       const struct rue_uet_rx *rx, struct sk_buff *skb)
 {
 	const struct rue_ses_std *ses = rx->ses;
 	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
@@ -812,10 +815,10 @@ u8 rue_ses_read_respond(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
 	struct rue_qp *qp;
 	u8 rc = RUE_SES_RC_OK;
 
-	qp = rue_ses_target_qp(pdc->rdev, ses, job, &rc);
+	qp = rue_ses_target_qp(rdev, ses, job, &rc);
 	if (!qp)
 		goto error;
-	if (job != pdc->job)
+	if (job != pdc_job)
 		rc = RUE_SES_RC_BAD_JOB_ID;
 	else if (len > RUE_SES_PAYLEN_MASK || rx->paylen ||
 		 !(ses->flags & RUE_SES_F_SOM))
@@ -843,7 +846,7 @@ u8 rue_ses_read_respond(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
 	if (rc == RUE_SES_RC_OK)
 		return RUE_PDS_NEXT_RSP_DATA;
 error:
-	rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
+	rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 	rsp = skb_put_zero(skb, sizeof(*rsp));
 	rsp->opcode = RUE_SES_RSP_RESPONSE;
 	rsp->rc = rc;
@@ -890,6 +893,41 @@ static bool rue_ses_op_valid(const struct rue_qp *qp, u8 op)
 	       op == RUE_WR_RDMA_READ;
 }
 
+/* What PDS delivers to SES (pds.h). */
+static const struct rue_pds_upcalls rue_ses_upcalls = {
+	.pdc_open = rue_ses_pdc_open,
+	.pdc_close = rue_ses_pdc_close,
+	.rebuild = rue_ses_rebuild,
+	.answer = rue_ses_answer,
+	.done = rue_ses_done,
+	.deliver = rue_ses_deliver,
+	.read = rue_ses_read,
+	.qp_gone = rue_ses_qp_gone,
+};
+
+/**
+ * rue_uet_dev_init() - a device's UET: endpoints, and PDS delivering to SES
+ * @rdev: the device, before any QP
+ *
+ * Return: 0.
+ */
+int rue_uet_dev_init(struct rue_dev *rdev)
+{
+	xa_init_flags(&rdev->uet.eps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	return rue_pds_dev_init(rdev, &rue_ses_upcalls);
+}
+
+/**
+ * rue_uet_dev_free() - undo rue_uet_dev_init()
+ * @rdev: the device, after every QP is gone
+ */
+void rue_uet_dev_free(struct rue_dev *rdev)
+{
+	rue_pds_dev_free(rdev);
+	WARN_ON(!xa_empty(&rdev->uet.eps));
+	xa_destroy(&rdev->uet.eps);
+}
+
 const struct rue_transport_ops rue_uet_transport = {
 	.name = "uet",
 	.qp_types = RUE_QPT_DRIVER_BIT,
@@ -903,7 +941,7 @@ const struct rue_transport_ops rue_uet_transport = {
 	.release = rue_ses_qp_release,
 	.free = rue_ses_qp_free,
 	.modify_ok = rue_ses_modify_ok,
-	.drop_peers = rue_ses_qp_drop_pdcs,
+	.drop_peers = rue_pds_qp_drop,
 	.op_valid = rue_ses_op_valid,
 	.check_wqe = rue_sq_wqe_av,
 	.tx = rue_ses_tx,

@@ -12,11 +12,6 @@
 #include <rdma/rue-abi.h>
 
 struct rue_dev;
-struct rue_pdc;
-struct rue_pds_tx;
-struct rue_qp;
-struct rue_ses_rsp;
-struct rue_uet_rx;
 
 /* The UET part of a QP (qp->uet), fixed at creation but the PDCs. */
 struct rue_uet_qp {
@@ -32,22 +27,7 @@ struct rue_uet_qp {
 
 extern const struct rue_transport_ops rue_uet_transport;
 
-struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
-			      const struct rue_pds_tx *tx, u32 psn, bool ar,
-			      bool retx);
-void rue_ses_queue(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn);
-void rue_ses_send_one(struct sk_buff *skb);
-void rue_ses_tx_done(struct rue_qp *qp, const struct rue_pds_tx *tx,
-		     u8 status);
-
-int rue_ses_rcv(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
-		struct rue_ses_rsp *rsp);
-u8 rue_ses_read_respond(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
-			struct sk_buff *skb);
-struct rue_ses_rsp_data;
-u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
-		     const struct rue_ses_rsp_data *rsp,
-		     const struct sk_buff *skb, u32 off);
-void rue_ses_rmsg_drop_all(struct rue_pdc *pdc, struct rue_qp *qp);
+int rue_uet_dev_init(struct rue_dev *rdev);
+void rue_uet_dev_free(struct rue_dev *rdev);
 
 #endif /* _RUE_SES_H */
