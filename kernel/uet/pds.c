@@ -46,7 +46,7 @@
 #include <net/inet_ecn.h>
 #include <rdma/rue-abi.h>
 
-#include "pds.h"
+#include "pdc.h"
 #include "uet.h"
 #include "uet_stats.h"
 #include "cc/cc.h"
@@ -181,7 +181,7 @@ void *rue_pdc_ses(const struct rue_pdc *pdc)
 
 static __be16 rue_pdc_sport(const struct rue_pdc *pdc, u32 psn)
 {
-	u32 n = pdc->qp ? max_t(u32, pdc->qp->uet.entropy, 1) : 1;
+	u32 n = pdc->qp ? max_t(u32, pdc->qp->uet.pds.entropy, 1) : 1;
 	u32 h;
 
 	/* RUD sprays over n source ports; ROD keeps one path (3.5.2). */
@@ -371,6 +371,21 @@ static u32 rue_pdc_hash(const struct rue_av *av)
 }
 
 /**
+ * rue_pds_qp_init() - PDS's part of a new UET QP
+ * @pq: it (qp->uet.pds)
+ * @job: the QP's job, which its PDCs carry
+ * @mode: RUE_UET_MODE_RUD or _ROD
+ * @entropy: RUD: how many UDP source ports its requests spread over
+ */
+void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy)
+{
+	pq->job = job;
+	pq->mode = mode;
+	pq->entropy = entropy;
+	hash_init(pq->pdcs);
+}
+
+/**
  * rue_pdc_find() - the initiator PDC of @qp towards @av, created if needed
  * @qp: a UET QP, req.lock held
  * @av: the peer
@@ -385,13 +400,13 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 	struct rue_pdc *pdc;
 
 	lockdep_assert_held(&qp->req.lock);
-	hash_for_each_possible(qp->uet.pdcs, pdc, qp_node, h)
+	hash_for_each_possible(qp->uet.pds.pdcs, pdc, qp_node, h)
 		if (ipv6_addr_equal(&pdc->av.daddr, &av->daddr) &&
 		    pdc->av.network_type == av->network_type && !pdc->closing)
 			return pdc;
 
-	pdc = rue_pdc_alloc(qp->rdev, RUE_PDC_INITIATOR, qp->uet.mode,
-			    qp->uet.job, av);
+	pdc = rue_pdc_alloc(qp->rdev, RUE_PDC_INITIATOR, qp->uet.pds.mode,
+			    qp->uet.pds.job, av);
 	if (!pdc)
 		return NULL;
 	pdc->qp = qp;
@@ -406,8 +421,8 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 	timer_setup(&pdc->rto, rue_pds_rto, 0);
 	hrtimer_init(&pdc->tlp, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	pdc->tlp.function = rue_pds_tlp;
-	hash_add(qp->uet.pdcs, &pdc->qp_node, h);
-	qp->uet.nr_pdcs++;
+	hash_add(qp->uet.pds.pdcs, &pdc->qp_node, h);
+	qp->uet.pds.nr_pdcs++;
 	rue_pdc_publish(pdc);
 	return pdc;
 }
@@ -554,7 +569,7 @@ static void rue_pdc_ini_drop(struct rue_pdc *pdc)
 	rue_uet_stat_inc(pdc->rdev, pdc->failed || pdc->una_psn != pdc->next_psn ?
 			 RUE_USTAT_PDC_FAILED : RUE_USTAT_PDC_CLOSED);
 	hash_del(&pdc->qp_node);
-	pdc->qp->uet.nr_pdcs--;
+	pdc->qp->uet.pds.nr_pdcs--;
 	rue_pdc_ses_close(pdc);
 	/* a running timer finds no QP (RCU: see rue_ses_qp_destroy()) */
 	WRITE_ONCE(pdc->qp, NULL);
@@ -574,7 +589,7 @@ void rue_pds_qp_drop(struct rue_qp *qp)
 	int bkt;
 
 	lockdep_assert_held(&qp->req.lock);
-	hash_for_each_safe(qp->uet.pdcs, bkt, tmp, pdc, qp_node)
+	hash_for_each_safe(qp->uet.pds.pdcs, bkt, tmp, pdc, qp_node)
 		rue_pdc_ini_drop(pdc);
 }
 
@@ -652,7 +667,7 @@ int rue_pds_qp_resend(struct rue_qp *qp, struct sk_buff_head *out, int budget)
 	struct rue_pdc *pdc;
 	int n = 0, bkt;
 
-	hash_for_each(qp->uet.pdcs, bkt, pdc, qp_node)
+	hash_for_each(qp->uet.pds.pdcs, bkt, pdc, qp_node)
 		if (pdc->nr_retx && n < budget)
 			n += rue_pdc_resend(pdc, out, budget - n);
 	return n;

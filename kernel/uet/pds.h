@@ -2,39 +2,35 @@
 /*
  * UET Packet Delivery Sublayer (UE 1.0.1 section 3.5): packet delivery
  * contexts (PDCs), their PSNs, acknowledgements and retransmission.
+ *
+ * What the rest of the module sees of it: SES (the layer above), the
+ * receive path, netlink.  A PDC is opaque here (pdc.h, PDS files only).
  */
 #ifndef _RUE_PDS_H
 #define _RUE_PDS_H
 
-#include <linux/bitmap.h>
 #include <linux/hashtable.h>
-#include <linux/hrtimer.h>
-#include <linux/refcount.h>
-#include <linux/timer.h>
-#include <linux/xarray.h>
-#include <net/dst_cache.h>
+#include <linux/skbuff.h>
 
-#include "cc/nscc.h"
 #include "core/ah.h"
 
 struct rue_dev;
-struct rue_pds_upcalls;
+struct rue_pdc;
 struct rue_qp;
 
 /* Requests a PDC has in flight, and the PSNs a target tracks ahead. */
 #define RUE_PDC_WIN		256
 
-/* What a device keeps for UET, in struct rue_dev. */
-struct rue_uet_dev {
-	spinlock_t lock;		/* tgt hash, the list of PDCs */
-	struct xarray pdcs;		/* every PDC by its local PDCID; RCU */
-	struct xarray eps;		/* UET QPs by PIDonFEP; RCU */
-	DECLARE_HASHTABLE(tgt, 8);	/* target PDCs by peer and its PDCID */
-	struct delayed_work reaper;	/* closes idle target PDCs */
-	u32 pid_next;
-	u32 nr_tgt;			/* target PDCs in tgt; lock */
-	atomic_t nr_alloc;		/* PDCs allocated and not yet freed */
-	const struct rue_pds_upcalls *up;	/* SES, from rue_pds_dev_init() */
+/*
+ * What PDS keeps in a UET QP (qp->uet.pds): what its PDCs are made with,
+ * and the PDCs, one per peer address.
+ */
+struct rue_pds_qp {
+	u32 job;			/* the QP's: its PDCs carry it */
+	u8 mode;			/* enum rue_uet_mode */
+	u8 entropy;			/* RUD: source ports to spray over */
+	u32 nr_pdcs;
+	DECLARE_HASHTABLE(pdcs, 4);	/* initiator PDCs by peer; req.lock */
 };
 
 /*
@@ -59,95 +55,9 @@ struct rue_pds_tx {
 	u64 sent_ns;			/* ktime of the last send */
 };
 
-/* Why a request is sent again (rue_pds_tx.retx). */
-enum {
-	RUE_RETX_FAST = 1,		/* a NACK or a SACK hole */
-	RUE_RETX_RTO = 2,
-	RUE_RETX_TLP = 3,		/* a PROBE's ACK showed it missing */
-};
-
-enum rue_pds_tx_state {
-	RUE_PDS_TX_FREE,
-	RUE_PDS_TX_SENT,
-	RUE_PDS_TX_ACKED,
-};
-
 enum rue_pdc_role {
 	RUE_PDC_INITIATOR,
 	RUE_PDC_TARGET,
-};
-
-/*
- * A PDC.  An initiator PDC belongs to one UET QP and one peer address,
- * and lives under that QP's req.lock; a target PDC belongs to the device
- * and lives under its own lock.  Both are found by local PDCID through
- * rdev->uet.pdcs under RCU and freed after a grace period.
- */
-struct rue_pdc {
-	struct rue_dev *rdev;
-	refcount_t ref;
-	spinlock_t lock;		/* target state */
-	struct rcu_head rcu;
-	u16 lid;			/* our PDCID */
-	u16 rid;			/* the peer's; initiator: valid once !syn */
-	u8 role;			/* enum rue_pdc_role */
-	u8 mode;			/* enum rue_uet_mode */
-	bool dead;			/* unpublished, being freed */
-	bool failed;			/* ended in error (rue_pdc_fail()) */
-	/*
-	 * SES's state of the PDC: made by the pdc_open upcall with the PDC,
-	 * given back to pdc_close when it dies (under the lock its state
-	 * lives under: req.lock for an initiator, lock for a target), never
-	 * read by PDS.
-	 */
-	void *ses;
-	u32 job;
-	struct rue_av av;		/* the peer */
-	struct dst_cache dst_cache;
-	unsigned long last_rx;		/* jiffies */
-
-	/* initiator, under qp->req.lock */
-	struct rue_qp *qp;
-	struct hlist_node qp_node;	/* in the QP's PDC hash */
-	bool syn;			/* the target's PDCID is not known yet */
-	bool closing;			/* CLOSE sent: no new requests */
-	u8 retries;			/* RTOs without progress: backoff */
-	u32 start_psn;
-	u32 next_psn;			/* next new PSN */
-	u32 una_psn;			/* oldest unacknowledged */
-	u32 sack_high;			/* newest PSN the target has */
-	u32 nr_retx;			/* entries with retx set */
-	bool gbn_valid;			/* ROD: went back to gbn_psn */
-	u32 gbn_psn;
-	u8 epoch;			/* RTOs so far, mod 256 */
-	u32 srtt_us;			/* smoothed RTT, 0: no sample yet */
-	u32 rttvar_us;
-	u32 rto_us;			/* current RTO, before backoff */
-	struct rue_nscc cc;		/* the congestion window (nscc.c) */
-	struct rue_nscc_cfg cc_cfg;
-	u32 inflight;			/* bytes charged to requests in flight */
-	u32 ack_bytes_new;		/* of this ACK: newly acknowledged */
-	u32 ack_rtt_us;			/* of this ACK: an RTT sample, 0: none */
-	struct timer_list rto;
-	/* tail-loss probe (rue_pds_tlp()); a pending one holds a reference */
-	struct hrtimer tlp;
-	u64 last_act_ns;		/* last send, or ACK that moved una */
-	u64 tlp_sent_ns;		/* the outstanding PROBE's; 0: none */
-	u32 tlp_psn;			/* newest PSN sent before it */
-	u16 tlp_opaque;			/* its probe_opaque */
-	u8 tlp_count;			/* PROBEs since una last moved */
-	struct rue_pds_tx win[RUE_PDC_WIN];	/* by PSN % RUE_PDC_WIN */
-
-	/* target, under lock */
-	struct hlist_node tgt_node;	/* rdev->uet.tgt */
-	struct list_head gc_node;	/* the reaper's */
-	u32 rx_next;			/* every PSN before it arrived */
-	u32 ack_bytes;			/* since the last ACK */
-	u32 ooo;			/* arrived out of order */
-	u32 rcvd_bytes;
-	bool nak_valid;			/* ROD: NACKed the hole at nak_psn */
-	u32 nak_psn;
-	DECLARE_BITMAP(rx_bits, RUE_PDC_WIN);	/* PSN % WIN, ahead of rx_next */
 };
 
 /* What the receive path knows of a UET packet. */
@@ -247,6 +157,7 @@ typedef int (*rue_pdc_iter_fn)(const struct rue_pdc_info *info, void *arg);
 
 int rue_pds_for_each(struct rue_dev *rdev, unsigned long *cursor,
 		     rue_pdc_iter_fn fn, void *arg);
+void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy);
 struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 			     u32 mss);
 void *rue_pdc_ses(const struct rue_pdc *pdc);

@@ -110,10 +110,9 @@ static int rue_ses_qp_create(struct rue_qp *qp,
 		goto err_job;
 	}
 	qp->uet.job = cmd->uet_job_id;
-	qp->uet.mode = cmd->uet_mode;
-	qp->uet.entropy = max_t(u8, cmd->uet_entropy, 1);
 	qp->uet.ri = cmd->uet_resource_index;
-	hash_init(qp->uet.pdcs);
+	rue_pds_qp_init(&qp->uet.pds, cmd->uet_job_id, cmd->uet_mode,
+			max_t(u8, cmd->uet_entropy, 1));
 
 	err = xa_alloc_cyclic_bh(&u->eps, &pid, NULL,
 				 XA_LIMIT(1, RUE_SES_12BIT_MASK), &u->pid_next,

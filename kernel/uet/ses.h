@@ -6,23 +6,20 @@
 #ifndef _RUE_SES_H
 #define _RUE_SES_H
 
-#include <linux/hashtable.h>
-#include <linux/skbuff.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rue-abi.h>
+
+#include "pds.h"
 
 struct rue_dev;
 
 /* The UET part of a QP (qp->uet), fixed at creation but the PDCs. */
 struct rue_uet_qp {
 	u32 job;
-	u8 mode;			/* enum rue_uet_mode */
-	u8 entropy;			/* RUD: source ports to spray over */
 	u16 pid;			/* PIDonFEP */
 	u16 ri;				/* resource index */
 	u32 addr;			/* RUE_UET_ADDR(pid, ri) */
-	u32 nr_pdcs;
-	DECLARE_HASHTABLE(pdcs, 4);	/* initiator PDCs by peer; req.lock */
+	struct rue_pds_qp pds;		/* its PDCs (pds.h) */
 };
 
 extern const struct rue_transport_ops rue_uet_transport;
