@@ -975,19 +975,102 @@ static void rue_pdc_answer(struct rue_pdc *pdc, const u32 *psn,
 		rue_pdc_ack_one(pdc, *psn, status, true);
 }
 
-/* An ACK or ACK_CC for an initiator PDC; req.lock held. */
+/* What an ACK_CC's SACK bitmap says arrived. */
+static void rue_pdc_ack_sack(struct rue_pdc *pdc, u32 cack,
+			     const struct rue_pds_ack_cc *cc)
+{
+	u64 bits = be64_to_cpu(cc->sack_bitmap);
+	u32 base = cack + (s16)be16_to_cpu(cc->sack_psn_offset);
+	u32 psn;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		psn = base + i;
+		if (!(bits & BIT_ULL(i)) ||
+		    !rue_psn_in(psn, pdc->una_psn, pdc->next_psn))
+			continue;
+		rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, false);
+		if ((s32)(psn - pdc->sack_high) > 0)
+			pdc->sack_high = psn;
+	}
+}
+
+/*
+ * What an ACK says arrived: everything up to @cack, and what an ACK_CC's
+ * SACK names; the oldest unacknowledged PSN moves past it.
+ */
+static void rue_pdc_ack_range(struct rue_pdc *pdc, u32 cack,
+			      const struct rue_pds_ack_cc *cc)
+{
+	u32 psn;
+
+	for (psn = pdc->una_psn; psn != cack + 1; psn++)
+		rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, false);
+	if (cc)
+		rue_pdc_ack_sack(pdc, cack, cc);
+	while (pdc->una_psn != pdc->next_psn &&
+	       pdc->win[pdc->una_psn % RUE_PDC_WIN].state != RUE_PDS_TX_SENT)
+		pdc->una_psn++;
+	if ((s32)(pdc->sack_high - pdc->una_psn) < 0)
+		pdc->sack_high = pdc->una_psn - 1;
+}
+
+/* Progress (una moved from @old_una, or SYN ended): timers start over. */
+static void rue_pdc_ack_timers(struct rue_pdc *pdc, u32 old_una, bool was_syn)
+{
+	if (pdc->una_psn != old_una) {
+		pdc->retries = 0;
+		pdc->tlp_count = 0;
+		if (pdc->una_psn == pdc->next_psn)
+			rue_pdc_arm_in(pdc, msecs_to_jiffies(uet_idle_ms));
+		else
+			rue_pdc_arm(pdc);
+	}
+	/* a probe is due a PTO from now */
+	if (pdc->una_psn != pdc->next_psn && (pdc->una_psn != old_una || was_syn))
+		rue_pdc_tlp_kick(pdc, ktime_get_ns());
+}
+
+/* RUD: a hole that later packets overtook by 3 is lost (3.5.12.7). */
+static void rue_pdc_rud_holes(struct rue_pdc *pdc)
+{
+	bool lost = false;
+	u32 psn;
+
+	for (psn = pdc->una_psn;
+	     (s32)(pdc->sack_high - psn) >= RUE_DUP_THRESH; psn++) {
+		struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
+
+		/*
+		 * Once per RTO epoch: a resend lost again waits for the
+		 * next RTO, which opens a new epoch.
+		 */
+		if (tx->state == RUE_PDS_TX_SENT && !tx->retx &&
+		    (tx->sent == 1 || tx->epoch != pdc->epoch)) {
+			rue_pdc_mark_retx(pdc, tx, RUE_RETX_FAST);
+			lost = true;
+		}
+	}
+	if (lost)
+		rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+						 ktime_get_ns()));
+}
+
+/*
+ * An ACK or ACK_CC for an initiator PDC; req.lock held.  In this order:
+ * the SES response it carries, what arrived, the timers, a PROBE's
+ * answer, congestion control, RUD's holes.
+ */
 static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 {
 	const struct rue_pds_ack *a = p->a;
-	const struct rue_pds_ack_cc *cc = p->cc;
 	u32 cack = be32_to_cpu(a->cack_psn);
 	u32 ack_psn = cack + (s16)be16_to_cpu(a->ack_psn_offset);
 	/* P: ack_psn_offset is the PROBE's probe_opaque, no PSN */
 	bool probe = rue_pds_flags(a->prologue) & RUE_PDS_ACK_P;
+	bool ecn = a->prologue & cpu_to_be16(RUE_PDS_ACK_M);
 	bool was_syn = pdc->syn;
 	u32 old_una = pdc->una_psn;
-	bool ecn;
-	u32 psn;
 
 	/* everything up to cack arrived; nothing beyond next_psn exists */
 	if (!rue_psn_in(cack, pdc->una_psn - 1, pdc->next_psn)) {
@@ -1001,80 +1084,24 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 	pdc->ack_bytes_new = 0;
 	pdc->ack_rtt_us = 0;
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ACKS_RCVD);
-	if (cc && cc->sack_bitmap)
+	if (p->cc && p->cc->sack_bitmap)
 		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SACKS_RCVD);
 	/* the response first: the cumulative part would ask again */
 	if (p->r.rsp || p->r.rd)
 		rue_pdc_answer(pdc, probe ? NULL : &ack_psn, &p->r);
-
-	for (psn = pdc->una_psn; psn != cack + 1; psn++)
-		rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, false);
-	if (cc) {
-		u64 bits = be64_to_cpu(cc->sack_bitmap);
-		u32 base = cack + (s16)be16_to_cpu(cc->sack_psn_offset);
-		int i;
-
-		for (i = 0; i < 64; i++) {
-			psn = base + i;
-			if (!(bits & BIT_ULL(i)) ||
-			    !rue_psn_in(psn, pdc->una_psn, pdc->next_psn))
-				continue;
-			rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, false);
-			if ((s32)(psn - pdc->sack_high) > 0)
-				pdc->sack_high = psn;
-		}
-	}
-	while (pdc->una_psn != pdc->next_psn &&
-	       pdc->win[pdc->una_psn % RUE_PDC_WIN].state != RUE_PDS_TX_SENT)
-		pdc->una_psn++;
-	if ((s32)(pdc->sack_high - pdc->una_psn) < 0)
-		pdc->sack_high = pdc->una_psn - 1;
-
-	if (pdc->una_psn != old_una) {
-		pdc->retries = 0;
-		pdc->tlp_count = 0;
-		if (pdc->una_psn == pdc->next_psn)
-			rue_pdc_arm_in(pdc, msecs_to_jiffies(uet_idle_ms));
-		else
-			rue_pdc_arm(pdc);
-	}
-	/* a probe is due a PTO from now */
-	if (pdc->una_psn != pdc->next_psn && (pdc->una_psn != old_una || was_syn))
-		rue_pdc_tlp_kick(pdc, ktime_get_ns());
+	rue_pdc_ack_range(pdc, cack, p->cc);
+	rue_pdc_ack_timers(pdc, old_una, was_syn);
 	if (probe && pdc->tlp_sent_ns &&
 	    be16_to_cpu(a->ack_psn_offset) == pdc->tlp_opaque)
-		rue_pdc_tlp_answer(pdc, cack, cc);
+		rue_pdc_tlp_answer(pdc, cack, p->cc);
 
-	ecn = a->prologue & cpu_to_be16(RUE_PDS_ACK_M);
 	if (ecn)
 		rue_stat_inc(pdc->rdev, RUE_STAT_UET_ECN_ECHO);
 	rue_pdc_cc(pdc, rue_nscc_on_ack(&pdc->cc, &pdc->cc_cfg,
 					pdc->ack_bytes_new, pdc->ack_rtt_us,
 					ecn, ktime_get_ns()));
-
-	/* RUD: a hole that later packets overtook by 3 is lost (3.5.12.7) */
-	if (pdc->mode == RUE_UET_MODE_RUD &&
-	    (s32)(pdc->sack_high - pdc->una_psn) >= RUE_DUP_THRESH) {
-		bool lost = false;
-
-		for (psn = pdc->una_psn;
-		     (s32)(pdc->sack_high - psn) >= RUE_DUP_THRESH; psn++) {
-			struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
-
-			/*
-			 * Once per RTO epoch: a resend lost again waits for
-			 * the next RTO, which opens a new epoch.
-			 */
-			if (tx->state == RUE_PDS_TX_SENT && !tx->retx &&
-			    (tx->sent == 1 || tx->epoch != pdc->epoch)) {
-				rue_pdc_mark_retx(pdc, tx, RUE_RETX_FAST);
-				lost = true;
-			}
-		}
-		if (lost)
-			rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
-							 ktime_get_ns()));
-	}
+	if (pdc->mode == RUE_UET_MODE_RUD)
+		rue_pdc_rud_holes(pdc);
 }
 
 /* A NACK for an initiator PDC; req.lock held. */
@@ -1311,6 +1338,67 @@ static void rue_pds_nack_send(struct rue_dev *rdev, const struct rue_uet_rx *rx,
 }
 
 /*
+ * Whether a request or CLOSE @d past rx_next is new and within what a
+ * target takes.  If not it was dealt with: a duplicate is acknowledged
+ * again (a READ's data sent again), anything else dropped or NACKed.
+ */
+static bool rue_pdc_tgt_admit(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
+			      u32 psn, s32 d, const struct rue_uet_rx *read)
+{
+	if (d < 0 || (d < RUE_PDC_WIN &&
+		      test_bit(psn % RUE_PDC_WIN, pdc->rx_bits))) {
+		/* a duplicate: delivered once already, say so again */
+		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DUP_REQUESTS);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, true, NULL, read, NULL);
+		return false;
+	}
+	if (d >= RUE_PDC_WIN) {
+		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
+		rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
+				  RUE_NACK_PSN_OOR_WINDOW);
+		return false;
+	}
+	if (pdc->mode == RUE_UET_MODE_ROD && d > 0) {
+		/*
+		 * ROD delivers in order only: drop, and name the hole once
+		 * (3.5.11); if the resend is lost too, the RTO resends.
+		 */
+		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DROP_SEQ);
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ROD_OOO_DROPS);
+		if (!pdc->nak_valid || pdc->nak_psn != pdc->rx_next) {
+			pdc->nak_valid = true;
+			pdc->nak_psn = pdc->rx_next;
+			rue_pds_nack_send(pdc->rdev, rx, pdc, pdc->rx_next,
+					  RUE_NACK_ROD_OOO);
+		}
+		return false;
+	}
+	return true;
+}
+
+/*
+ * @psn (@d past rx_next, @paylen bytes) arrived: rx_next moves past what
+ * is in order, and ACK coalescing counts it.  Whether an ACK is due now.
+ */
+static bool rue_pdc_tgt_track(struct rue_pdc *pdc, u32 psn, s32 d, u32 paylen)
+{
+	bool ack = false;
+
+	__set_bit(psn % RUE_PDC_WIN, pdc->rx_bits);
+	pdc->rcvd_bytes += paylen;
+	if (d > 0) {
+		pdc->ooo++;
+		ack = true;
+	}
+	while (test_bit(pdc->rx_next % RUE_PDC_WIN, pdc->rx_bits)) {
+		__clear_bit(pdc->rx_next % RUE_PDC_WIN, pdc->rx_bits);
+		pdc->rx_next++;
+	}
+	pdc->ack_bytes += max_t(u32, paylen, RUE_ACK_MIN_ADD);
+	return ack || pdc->ack_bytes >= RUE_ACK_TRIGGER;
+}
+
+/*
  * A request or CLOSE for a target PDC: track its PSN, deliver it once,
  * acknowledge.  pdc->lock held.
  */
@@ -1328,38 +1416,11 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 	if (!close && (rx->ses->opcode & 0x3f) == RUE_SES_READ)
 		read = rx;
 	pdc->last_rx = jiffies;
-	if (d < 0 || (d < RUE_PDC_WIN &&
-		      test_bit(psn % RUE_PDC_WIN, pdc->rx_bits))) {
-		/* a duplicate: delivered once already, say so again */
-		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DUP_REQUESTS);
-		rue_pdc_tgt_ack(pdc, psn, rx->ce, true, NULL, read, NULL);
+	if (!rue_pdc_tgt_admit(pdc, rx, psn, d, read))
 		return;
-	}
-	if (d >= RUE_PDC_WIN) {
-		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
-		rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
-				  RUE_NACK_PSN_OOR_WINDOW);
-		return;
-	}
-	if (pdc->mode == RUE_UET_MODE_ROD && d > 0) {
-		/*
-		 * ROD delivers in order only: drop, and name the hole once
-		 * (3.5.11); if the resend is lost too, the RTO resends.
-		 */
-		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DROP_SEQ);
-		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ROD_OOO_DROPS);
-		if (!pdc->nak_valid || pdc->nak_psn != pdc->rx_next) {
-			pdc->nak_valid = true;
-			pdc->nak_psn = pdc->rx_next;
-			rue_pds_nack_send(pdc->rdev, rx, pdc, pdc->rx_next,
-					  RUE_NACK_ROD_OOO);
-		}
-		return;
-	}
 	if (close) {
 		if (d > 0)
 			return;	/* requests before it are missing */
-		ret = RUE_SES_RC_OK;
 	} else if (read) {
 		ack = true;	/* the response is the ACK */
 	} else {
@@ -1376,21 +1437,9 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 			ack = true;
 		}
 	}
-
-	__set_bit(psn % RUE_PDC_WIN, pdc->rx_bits);
-	pdc->rcvd_bytes += rx->paylen;
-	if (d > 0) {
-		pdc->ooo++;
+	if (rue_pdc_tgt_track(pdc, psn, d, rx->paylen))
 		ack = true;
-	}
-	while (test_bit(pdc->rx_next % RUE_PDC_WIN, pdc->rx_bits)) {
-		__clear_bit(pdc->rx_next % RUE_PDC_WIN, pdc->rx_bits);
-		pdc->rx_next++;
-	}
-	pdc->ack_bytes += max_t(u32, rx->paylen, RUE_ACK_MIN_ADD);
-	if (rx->ce || close || pdc->ack_bytes >= RUE_ACK_TRIGGER)
-		ack = true;
-	if (ack)
+	if (ack || rx->ce || close)
 		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, rsp, read, NULL);
 }
 

@@ -478,8 +478,7 @@ static void rue_ses_rmsg_free(struct rue_ses_rmsg *m)
 }
 
 /* Complete a receive WQE with the message; resp.lock held. */
-static void rue_ses_rmsg_complete(struct rue_qp *qp, struct rue_ses_rmsg *m,
-				  u32 job)
+static void rue_ses_rmsg_complete(struct rue_qp *qp, struct rue_ses_rmsg *m)
 {
 	struct rue_cqe cqe = {
 		.wr_id = m->info.wr_id,
@@ -491,7 +490,7 @@ static void rue_ses_rmsg_complete(struct rue_qp *qp, struct rue_ses_rmsg *m,
 		.src_qp = m->initiator,
 		.imm = m->header_data,
 		.initiator = m->initiator,
-		.job_id = job,
+		.job_id = qp->uet.job,
 	};
 
 	if (m->hd)
@@ -539,12 +538,18 @@ static void rue_ses_qp_gone(void *ses, struct rue_qp *qp)
 	rue_ses_rmsg_drop_all(ses, qp);
 }
 
+/*
+ * The QP a request is for, referenced, if it may take it: the PIDonFEP
+ * names a ready QP with that resource index, and the request's job is
+ * the QP's and the PDC's (@pdc_job).  Else NULL and *@rc says why.
+ */
 static struct rue_qp *rue_ses_target_qp(struct rue_dev *rdev,
 					const struct rue_ses_std *ses,
-					u32 job, u8 *rc)
+					u32 pdc_job, u8 *rc)
 {
 	u16 pid = be16_to_cpu(ses->pid_on_fep) & RUE_SES_12BIT_MASK;
 	u16 ri = be16_to_cpu(ses->resource_index) & RUE_SES_12BIT_MASK;
+	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
 	struct rue_qp *qp;
 
 	qp = xa_load(&rdev->uet.eps, pid);
@@ -559,6 +564,8 @@ static struct rue_qp *rue_ses_target_qp(struct rue_dev *rdev,
 	else if (READ_ONCE(qp->state) < IB_QPS_RTR ||
 		 READ_ONCE(qp->state) == IB_QPS_ERR)
 		*rc = RUE_SES_RC_BAD_PID;
+	else if (job != pdc_job)
+		*rc = RUE_SES_RC_BAD_JOB_ID;
 	else
 		return qp;
 	rue_qp_put(qp);
@@ -567,9 +574,10 @@ static struct rue_qp *rue_ses_target_qp(struct rue_dev *rdev,
 
 /* Place a WRITE packet; the return code. */
 static u8 rue_ses_write(struct rue_qp *qp, const struct rue_uet_rx *rx,
-			u32 job, u32 off)
+			u32 off)
 {
 	const struct rue_ses_std *ses = rx->ses;
+	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
 	u64 key = be64_to_cpu(ses->memory_key);
 	u64 va = be64_to_cpu(ses->buffer_offset) + off;
 	enum rue_mr_err merr;
@@ -595,10 +603,26 @@ static u8 rue_ses_write(struct rue_qp *qp, const struct rue_uet_rx *rx,
 	return rc;
 }
 
+/* Take a receive WQE for a message; resp.lock is taken here. */
+static int rue_ses_rmsg_take_rqe(struct rue_qp *qp, struct rue_ses_rmsg *m)
+{
+	int err;
+
+	spin_lock(&qp->resp.lock);
+	err = rue_rq_take(qp, m->sg, &m->info);
+	spin_unlock(&qp->resp.lock);
+	if (err)
+		return err;
+	m->rqe = true;
+	if (m->info.status != IB_WC_SUCCESS)
+		m->status = m->info.status;
+	return 0;
+}
+
 /*
  * The message state of a multi-packet SEND, or of a WRITE with header
  * data (or one whose first packet has not come yet), taking a receive
- * WQE for those that need one.  The PDC's lock held.
+ * WQE for a SEND.  The PDC's lock held.
  */
 static int rue_ses_rmsg_get(struct rue_ses_pdc *s, struct rue_qp *qp,
 			    u16 msg_id, u8 opcode, u32 length,
@@ -626,17 +650,12 @@ static int rue_ses_rmsg_get(struct rue_ses_pdc *s, struct rue_qp *qp,
 	m->length = length;
 	m->status = IB_WC_SUCCESS;
 	if (opcode == RUE_SES_SEND) {
-		spin_lock(&qp->resp.lock);
-		err = rue_rq_take(qp, m->sg, &m->info);
-		spin_unlock(&qp->resp.lock);
+		err = rue_ses_rmsg_take_rqe(qp, m);
 		if (err) {
 			kfree(m);
 			return err;
 		}
-		m->rqe = true;
-		if (m->info.status != IB_WC_SUCCESS)
-			m->status = m->info.status;
-		else if (length > m->info.len)
+		if (m->info.status == IB_WC_SUCCESS && length > m->info.len)
 			m->status = IB_WC_LOC_LEN_ERR;
 	}
 	*slot = m;
@@ -644,129 +663,149 @@ static int rue_ses_rmsg_get(struct rue_ses_pdc *s, struct rue_qp *qp,
 	return 0;
 }
 
-/* A WRITE with header data completes a receive WQE too. */
-static int rue_ses_rmsg_take_rqe(struct rue_qp *qp, struct rue_ses_rmsg *m)
+/*
+ * The last packet of message @m came (@rx): a WRITE with header data
+ * takes its receive WQE now; the WQE completes, the state goes.  A
+ * return code, or a negative errno (no receive WQE: asked again).
+ */
+static int rue_ses_rmsg_end(struct rue_ses_pdc *s, struct rue_qp *qp,
+			    struct rue_ses_rmsg *m, const struct rue_uet_rx *rx)
 {
+	u8 rc = RUE_SES_RC_OK;
 	int err;
 
-	spin_lock(&qp->resp.lock);
-	err = rue_rq_take(qp, m->sg, &m->info);
-	spin_unlock(&qp->resp.lock);
-	if (err)
-		return err;
-	m->rqe = true;
-	if (m->info.status != IB_WC_SUCCESS)
-		m->status = m->info.status;
-	return 0;
-}
-
-/*
- * The deliver upcall: a request PDS has not delivered before, on a target
- * PDC of job @pdc_job whose SES state is @pdc_ses.  An SES return code (@rsp
- * filled when not OK), or a negative errno when the target cannot take
- * it now (no receive WQE): the packet counts as not received and will
- * come again.
- */
-static int rue_ses_deliver(struct rue_dev *rdev, u32 pdc_job, void *pdc_ses,
-			   const struct rue_uet_rx *rx, struct rue_ses_rsp *rsp)
-{
-	struct rue_ses_pdc *s = pdc_ses;
-	const struct rue_ses_std *ses = rx->ses;
-	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
-	u8 opcode = ses->opcode & 0x3f;
-	u8 flags = ses->flags;
-	bool som = flags & RUE_SES_F_SOM;
-	u32 length = be32_to_cpu(ses->request_length);
-	u32 off = som ? 0 : be32_to_cpu(ses->message_offset);
-	u16 msg_id = be16_to_cpu(ses->message_id);
-	struct rue_ses_rmsg *m = NULL;
-	struct rue_qp *qp;
-	u8 rc = RUE_SES_RC_OK;
-	int err = 0;
-
-	qp = rue_ses_target_qp(rdev, ses, job, &rc);
-	if (!qp)
-		goto out;
-	if (job != pdc_job) {
-		rc = RUE_SES_RC_BAD_JOB_ID;
-		goto put;
-	}
-	if ((u64)off + rx->paylen > length ||
-	    (!som && (be16_to_cpu(ses->payload_length) & RUE_SES_PAYLEN_MASK) !=
-		     rx->paylen)) {
-		rc = RUE_SES_RC_TOO_LONG;
-		goto put;
-	}
-
-	switch (opcode) {
-	case RUE_SES_WRITE:
-		rc = rue_ses_write(qp, rx, job, off);
-		if (rc != RUE_SES_RC_OK)
-			goto put;
-		/* a single-packet WRITE without header data needs no state */
-		if (som && (flags & RUE_SES_F_EOM) && !(flags & RUE_SES_F_HD))
-			goto put;
-		break;
-	case RUE_SES_SEND:
-		break;
-	default:
-		rc = RUE_SES_RC_UNSUPPORTED_OP;
-		goto put;
-	}
-
-	err = rue_ses_rmsg_get(s, qp, msg_id, opcode, length, &m);
-	if (err)
-		goto put;
-	if (opcode == RUE_SES_SEND && m->status == IB_WC_SUCCESS &&
-	    rx->paylen &&
-	    rue_sgl_from_skb(m->sg, m->info.num_sge, off, rx->skb,
-			     rx->pay_off, rx->paylen))
-		m->status = IB_WC_LOC_PROT_ERR;
-	if (som) {
-		m->som = true;
-		m->initiator = be32_to_cpu(ses->initiator);
-		if (flags & RUE_SES_F_HD) {
-			m->hd = true;
-			m->header_data = be64_to_cpu(ses->header_data);
-		}
-	}
-	m->got += rx->paylen;
-	if (m->got < length || !m->som)
-		goto put;
-
-	/* the whole message is here */
-	if (opcode == RUE_SES_WRITE && m->hd) {
+	if ((rx->ses->opcode & 0x3f) == RUE_SES_WRITE && m->hd) {
 		err = rue_ses_rmsg_take_rqe(qp, m);
 		if (err) {
 			/* asked again; only this packet's bytes count again */
 			m->got -= rx->paylen;
-			goto put;
+			return err;
 		}
 	}
-	s->rmsg[msg_id % s->slots] = NULL;
+	s->rmsg[m->msg_id % s->slots] = NULL;
 	if (m->rqe) {
 		spin_lock(&qp->resp.lock);
-		rue_ses_rmsg_complete(qp, m, job);
+		rue_ses_rmsg_complete(qp, m);
 		spin_unlock(&qp->resp.lock);
 		rue_qp_notify(qp);
 	}
 	if (m->status == IB_WC_LOC_LEN_ERR)
 		rc = RUE_SES_RC_TOO_LONG;
 	rue_ses_rmsg_free(m);
-put:
-	rue_qp_put(qp);
-out:
-	if (err)
-		return err == -EAGAIN ? -EAGAIN : -ENOBUFS;
-	if (rc != RUE_SES_RC_OK) {
-		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
-		memset(rsp, 0, sizeof(*rsp));
-		rsp->opcode = RUE_SES_RSP_RESPONSE;
-		rsp->rc = rc;
-		rsp->message_id = ses->message_id;
-		rsp->ri_job = ses->ri_job;
-	}
 	return rc;
+}
+
+/*
+ * A packet of a message that keeps state (a SEND, a WRITE with header
+ * data or of several packets) at @off of it: a SEND's data is placed;
+ * the message ends once all its bytes and its first packet are here.
+ */
+static int rue_ses_rmsg_add(struct rue_ses_pdc *s, struct rue_qp *qp,
+			    const struct rue_uet_rx *rx, u32 off)
+{
+	const struct rue_ses_std *ses = rx->ses;
+	u8 opcode = ses->opcode & 0x3f;
+	u32 length = be32_to_cpu(ses->request_length);
+	struct rue_ses_rmsg *m;
+	int err;
+
+	err = rue_ses_rmsg_get(s, qp, be16_to_cpu(ses->message_id), opcode,
+			       length, &m);
+	if (err)
+		return err;
+	if (opcode == RUE_SES_SEND && m->status == IB_WC_SUCCESS &&
+	    rx->paylen &&
+	    rue_sgl_from_skb(m->sg, m->info.num_sge, off, rx->skb,
+			     rx->pay_off, rx->paylen))
+		m->status = IB_WC_LOC_PROT_ERR;
+	if (ses->flags & RUE_SES_F_SOM) {
+		m->som = true;
+		m->initiator = be32_to_cpu(ses->initiator);
+		if (ses->flags & RUE_SES_F_HD) {
+			m->hd = true;
+			m->header_data = be64_to_cpu(ses->header_data);
+		}
+	}
+	m->got += rx->paylen;
+	if (m->got < length || !m->som)
+		return RUE_SES_RC_OK;
+	return rue_ses_rmsg_end(s, qp, m, rx);
+}
+
+/*
+ * A request for @qp: its lengths, then by opcode.  A return code, or a
+ * negative errno when it cannot be taken now.
+ */
+static int rue_ses_rcv_op(struct rue_ses_pdc *s, struct rue_qp *qp,
+			  const struct rue_uet_rx *rx)
+{
+	const struct rue_ses_std *ses = rx->ses;
+	u8 flags = ses->flags;
+	bool som = flags & RUE_SES_F_SOM;
+	u32 off = som ? 0 : be32_to_cpu(ses->message_offset);
+	u8 rc;
+
+	if ((u64)off + rx->paylen > be32_to_cpu(ses->request_length) ||
+	    (!som && (be16_to_cpu(ses->payload_length) & RUE_SES_PAYLEN_MASK) !=
+		     rx->paylen))
+		return RUE_SES_RC_TOO_LONG;
+
+	switch (ses->opcode & 0x3f) {
+	case RUE_SES_WRITE:
+		rc = rue_ses_write(qp, rx, off);
+		if (rc != RUE_SES_RC_OK)
+			return rc;
+		/* a single-packet WRITE without header data needs no state */
+		if (som && (flags & RUE_SES_F_EOM) && !(flags & RUE_SES_F_HD))
+			return RUE_SES_RC_OK;
+		break;
+	case RUE_SES_SEND:
+		break;
+	default:
+		return RUE_SES_RC_UNSUPPORTED_OP;
+	}
+	return rue_ses_rmsg_add(s, qp, rx, off);
+}
+
+/* An SES response (3.4.8) to the request @ses: return code @rc. */
+static void rue_ses_rsp_fill(struct rue_ses_rsp *rsp,
+			     const struct rue_ses_std *ses, u8 rc)
+{
+	memset(rsp, 0, sizeof(*rsp));
+	rsp->opcode = RUE_SES_RSP_RESPONSE;
+	rsp->rc = rc;
+	rsp->message_id = ses->message_id;
+	rsp->ri_job = ses->ri_job;
+}
+
+/*
+ * The deliver upcall: a request PDS has not delivered before, on a target
+ * PDC of job @pdc_job whose SES state is @pdc_ses.  An SES return code
+ * (@rsp filled when not OK), or a negative errno when the target cannot
+ * take it now (no receive WQE): the packet counts as not received and
+ * will come again.
+ */
+static int rue_ses_deliver(struct rue_dev *rdev, u32 pdc_job, void *pdc_ses,
+			   const struct rue_uet_rx *rx, struct rue_ses_rsp *rsp)
+{
+	struct rue_qp *qp;
+	u8 rc = RUE_SES_RC_OK;
+	int ret;
+
+	qp = rue_ses_target_qp(rdev, rx->ses, pdc_job, &rc);
+	if (qp) {
+		ret = rue_ses_rcv_op(pdc_ses, qp, rx);
+		rue_qp_put(qp);
+	} else {
+		ret = rc;
+	}
+	if (ret < 0)
+		return ret == -EAGAIN ? -EAGAIN : -ENOBUFS;
+	if (ret != RUE_SES_RC_OK) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		rue_ses_rsp_fill(rsp, rx->ses, ret);
+	}
+	return ret;
 }
 
 /* The memory a READ names; the return code, *mr referenced when OK. */
@@ -810,17 +849,14 @@ static u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 	u32 len = be32_to_cpu(ses->request_length);
 	struct rue_ses_rsp_data *rd;
 	struct rue_mr *mr = NULL;
-	struct rue_ses_rsp *rsp;
 	struct rue_qp *qp;
 	u8 rc = RUE_SES_RC_OK;
 
-	qp = rue_ses_target_qp(rdev, ses, job, &rc);
+	qp = rue_ses_target_qp(rdev, ses, pdc_job, &rc);
 	if (!qp)
 		goto error;
-	if (job != pdc_job)
-		rc = RUE_SES_RC_BAD_JOB_ID;
-	else if (len > RUE_SES_PAYLEN_MASK || rx->paylen ||
-		 !(ses->flags & RUE_SES_F_SOM))
+	if (len > RUE_SES_PAYLEN_MASK || rx->paylen ||
+	    !(ses->flags & RUE_SES_F_SOM))
 		rc = RUE_SES_RC_TOO_LONG;	/* one packet's worth, no more */
 	else
 		rc = rue_ses_read_mr(qp, ses, job, len, &mr);
@@ -846,11 +882,7 @@ static u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 		return RUE_PDS_NEXT_RSP_DATA;
 error:
 	rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
-	rsp = skb_put_zero(skb, sizeof(*rsp));
-	rsp->opcode = RUE_SES_RSP_RESPONSE;
-	rsp->rc = rc;
-	rsp->message_id = ses->message_id;
-	rsp->ri_job = ses->ri_job;
+	rue_ses_rsp_fill(skb_put(skb, sizeof(struct rue_ses_rsp)), ses, rc);
 	return RUE_PDS_NEXT_RSP;
 }
 
