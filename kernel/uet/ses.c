@@ -572,32 +572,54 @@ static struct rue_qp *rue_ses_target_qp(struct rue_dev *rdev,
 	return NULL;
 }
 
-/* Place a WRITE packet; the return code. */
-static u8 rue_ses_write(struct rue_qp *qp, const struct rue_uet_rx *rx,
-			u32 off)
+/*
+ * The memory a WRITE or READ request @ses names, checked before it is
+ * touched: the 64-bit key (the lower half finds the MR, the upper half
+ * is the part nobody can guess: rue-abi.h, key64), the MR's restriction
+ * to a job, the right @access, and [@va, @va + @len) within the MR.  A
+ * return code; *@mrp referenced when RUE_SES_RC_OK.
+ */
+static u8 rue_ses_mr_check(struct rue_qp *qp, const struct rue_ses_std *ses,
+			   int access, u64 va, u32 len, struct rue_mr **mrp)
 {
-	const struct rue_ses_std *ses = rx->ses;
-	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
 	u64 key = be64_to_cpu(ses->memory_key);
-	u64 va = be64_to_cpu(ses->buffer_offset) + off;
+	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
 	enum rue_mr_err merr;
 	struct rue_mr *mr;
 	u8 rc = RUE_SES_RC_OK;
 
-	mr = rue_mr_get(qp->rdev, (u32)key, true, qp->ibqp.pd,
-			IB_ACCESS_REMOTE_WRITE, &merr);
+	mr = rue_mr_get(qp->rdev, (u32)key, true, qp->ibqp.pd, access, &merr);
 	if (!mr)
 		return merr == RUE_MR_EACCESS ? RUE_SES_RC_PERM_VIOLATION :
 						RUE_SES_RC_BAD_MKEY;
-	/* the upper half is the part nobody can guess (rue-abi.h: key64) */
 	if (mr->key_hi != (u32)(key >> 32))
 		rc = RUE_SES_RC_BAD_MKEY;
 	else if (mr->job_only && mr->job != job)
 		rc = RUE_SES_RC_BAD_JOB_ID;
-	else if (!rue_mr_in_range(mr, va, rx->paylen))
+	else if (!rue_mr_in_range(mr, va, len))
 		rc = RUE_SES_RC_BAD_ADDR;
-	else if (rx->paylen &&
-		 rue_mr_copy_from_skb(mr, va, rx->skb, rx->pay_off, rx->paylen))
+	if (rc != RUE_SES_RC_OK) {
+		rue_mr_put(mr);
+		return rc;
+	}
+	*mrp = mr;
+	return rc;
+}
+
+/* Place a WRITE packet, @off into its message; the return code. */
+static u8 rue_ses_write(struct rue_qp *qp, const struct rue_uet_rx *rx,
+			u32 off)
+{
+	u64 va = be64_to_cpu(rx->ses->buffer_offset) + off;
+	struct rue_mr *mr;
+	u8 rc;
+
+	rc = rue_ses_mr_check(qp, rx->ses, IB_ACCESS_REMOTE_WRITE, va,
+			      rx->paylen, &mr);
+	if (rc != RUE_SES_RC_OK)
+		return rc;
+	if (rx->paylen &&
+	    rue_mr_copy_from_skb(mr, va, rx->skb, rx->pay_off, rx->paylen))
 		rc = RUE_SES_RC_BAD_ADDR;
 	rue_mr_put(mr);
 	return rc;
@@ -808,34 +830,6 @@ static int rue_ses_deliver(struct rue_dev *rdev, u32 pdc_job, void *pdc_ses,
 	return ret;
 }
 
-/* The memory a READ names; the return code, *mr referenced when OK. */
-static u8 rue_ses_read_mr(struct rue_qp *qp, const struct rue_ses_std *ses,
-			  u32 job, u32 len, struct rue_mr **mrp)
-{
-	u64 key = be64_to_cpu(ses->memory_key);
-	u64 va = be64_to_cpu(ses->buffer_offset);
-	enum rue_mr_err merr;
-	struct rue_mr *mr;
-	u8 rc = RUE_SES_RC_OK;
-
-	mr = rue_mr_get(qp->rdev, (u32)key, true, qp->ibqp.pd,
-			IB_ACCESS_REMOTE_READ, &merr);
-	if (!mr)
-		return merr == RUE_MR_EACCESS ? RUE_SES_RC_PERM_VIOLATION :
-						RUE_SES_RC_BAD_MKEY;
-	if (mr->key_hi != (u32)(key >> 32))
-		rc = RUE_SES_RC_BAD_MKEY;
-	else if (mr->job_only && mr->job != job)
-		rc = RUE_SES_RC_BAD_JOB_ID;
-	else if (!rue_mr_in_range(mr, va, len))
-		rc = RUE_SES_RC_BAD_ADDR;
-	if (rc != RUE_SES_RC_OK)
-		rue_mr_put(mr);
-	else
-		*mrp = mr;
-	return rc;
-}
-
 /*
  * The read upcall: answer the READ @rx (new or a duplicate: reading again
  * is harmless) in its ACK @skb, on a target PDC of job @pdc_job.  Appends
@@ -845,7 +839,6 @@ static u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 		       const struct rue_uet_rx *rx, struct sk_buff *skb)
 {
 	const struct rue_ses_std *ses = rx->ses;
-	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
 	u32 len = be32_to_cpu(ses->request_length);
 	struct rue_ses_rsp_data *rd;
 	struct rue_mr *mr = NULL;
@@ -859,7 +852,8 @@ static u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 	    !(ses->flags & RUE_SES_F_SOM))
 		rc = RUE_SES_RC_TOO_LONG;	/* one packet's worth, no more */
 	else
-		rc = rue_ses_read_mr(qp, ses, job, len, &mr);
+		rc = rue_ses_mr_check(qp, ses, IB_ACCESS_REMOTE_READ,
+				      be64_to_cpu(ses->buffer_offset), len, &mr);
 	if (rc == RUE_SES_RC_OK) {
 		rd = skb_put_zero(skb, sizeof(*rd));
 		rd->opcode = RUE_SES_RSP_RESPONSE_W_DATA;
