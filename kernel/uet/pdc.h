@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A PDC's insides, for the PDS files only (pds*.c): the rest of the
- * module sees struct rue_pdc as an opaque handle (pds.h).
+ * A PDC's insides and what pds.c does with them for the other PDS files
+ * (pds_ini.c, pds_ack.c, pds_tgt.c), which alone include this header:
+ * the rest of the module sees struct rue_pdc as an opaque handle (pds.h).
  */
 #ifndef _RUE_PDC_H
 #define _RUE_PDC_H
@@ -13,8 +14,10 @@
 #include <net/dst_cache.h>
 
 #include "pds.h"
+#include "uet_stats.h"
 #include "cc/nscc.h"
 #include "core/ah.h"
+#include "core/device.h"
 
 /* Why a request is sent again (rue_pds_tx.retx). */
 enum {
@@ -101,5 +104,42 @@ struct rue_pdc {
 	u32 nak_psn;
 	DECLARE_BITMAP(rx_bits, RUE_PDC_WIN);	/* PSN % WIN, ahead of rx_next */
 };
+
+/* Send @tx again: RUE_RETX_FAST (a NACK, a SACK hole), _RTO or _TLP. */
+static inline void rue_pdc_mark_retx(struct rue_pdc *pdc,
+				     struct rue_pds_tx *tx, u8 why)
+{
+	if (tx->state == RUE_PDS_TX_SENT && !tx->retx) {
+		tx->retx = why;
+		pdc->nr_retx++;
+	}
+}
+
+/* What NSCC did (@ev, RUE_NSCC_EV_*), counted. */
+static inline void rue_pdc_cc(struct rue_pdc *pdc, unsigned int ev)
+{
+	if (ev & RUE_NSCC_EV_INCREASE)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_INCREASES);
+	if (ev & (RUE_NSCC_EV_DECREASE | RUE_NSCC_EV_QUICK_ADAPT))
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_DECREASES);
+}
+
+/* pds.c: the object */
+struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
+			      u32 job, const struct rue_av *av);
+void rue_pdc_publish(struct rue_pdc *pdc);
+void rue_pdc_unpublish(struct rue_pdc *pdc);
+void rue_pdc_ses_close(struct rue_pdc *pdc);
+void rue_pdc_put(struct rue_pdc *pdc);
+struct rue_pdc *rue_pdc_lookup(struct rue_dev *rdev, u16 lid, u8 role,
+			       const struct rue_uet_rx *rx);
+struct rue_qp *rue_pdc_qp_get(struct rue_pdc *pdc);
+
+/* pds.c: sending and receiving */
+void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn,
+		  bool ect);
+void rue_pds_prepare(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn);
+void rue_pds_send_one(struct sk_buff *skb);
+bool rue_pds_pull(struct sk_buff *skb, unsigned int len);
 
 #endif /* _RUE_PDC_H */

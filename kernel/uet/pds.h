@@ -3,8 +3,9 @@
  * UET Packet Delivery Sublayer (UE 1.0.1 section 3.5): packet delivery
  * contexts (PDCs), their PSNs, acknowledgements and retransmission.
  *
- * What the rest of the module sees of it: SES (the layer above), the
- * receive path, netlink.  A PDC is opaque here (pdc.h, PDS files only).
+ * What the rest of the module sees of it (pds.c; a QP's PDCs are
+ * pds_ini.h's): the interface to SES, the layer above, and what the
+ * receive path and netlink use.  A PDC is opaque here (pdc.h).
  */
 #ifndef _RUE_PDS_H
 #define _RUE_PDS_H
@@ -157,22 +158,12 @@ typedef int (*rue_pdc_iter_fn)(const struct rue_pdc_info *info, void *arg);
 
 int rue_pds_for_each(struct rue_dev *rdev, unsigned long *cursor,
 		     rue_pdc_iter_fn fn, void *arg);
-void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy);
-struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
-			     u32 mss);
 void *rue_pdc_ses(const struct rue_pdc *pdc);
-bool rue_pdc_room(const struct rue_pdc *pdc, u32 len);
-bool rue_pdc_filling(const struct rue_pdc *pdc);
-struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge,
-				    u32 *psn);
 void rue_pds_req_fill(const struct rue_pdc *pdc, struct rue_pds_req *h,
 		      u32 psn, bool ar, bool retx);
 void rue_pds_queue(struct sk_buff_head *q, struct sk_buff *skb,
 		   struct rue_pdc *pdc, u32 psn);
 void rue_pds_send_queued(struct sk_buff_head *q);
-int rue_pds_qp_resend(struct rue_qp *qp, struct sk_buff_head *out,
-		      int budget);
-void rue_pds_qp_drop(struct rue_qp *qp);
 void rue_pds_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx);
 void rue_pds_tgt_qp_gone(struct rue_dev *rdev, struct rue_qp *qp);
 

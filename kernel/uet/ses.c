@@ -36,6 +36,7 @@
 
 #include "job.h"
 #include "pds.h"
+#include "pds_ini.h"
 #include "ses.h"
 #include "uet.h"
 #include "uet_stats.h"
