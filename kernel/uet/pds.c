@@ -106,7 +106,7 @@ struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
 			return pdc;
 		}
 	}
-	rdev->uet.up->pdc_close(pdc->ses);
+	rdev->uet.up->pdc_close(pdc->ses, role == RUE_PDC_TARGET);
 err_dst:
 	dst_cache_destroy(&pdc->dst_cache);
 err_free:
@@ -131,7 +131,7 @@ void rue_pdc_unpublish(struct rue_pdc *pdc)
 /* The PDC dies: SES forgets it, under the lock its state lives under. */
 void rue_pdc_ses_close(struct rue_pdc *pdc)
 {
-	pdc->rdev->uet.up->pdc_close(pdc->ses);
+	pdc->rdev->uet.up->pdc_close(pdc->ses, pdc->role == RUE_PDC_TARGET);
 	pdc->ses = NULL;
 }
 

@@ -96,8 +96,9 @@ struct rue_pds_rsp {
  * @pdc_open: SES's state for a new PDC (@target: a target PDC), made
  *	in any context (GFP_ATOMIC); NULL: no memory, the PDC is not made.
  *	PDS keeps it in the PDC (rue_pdc_ses()) and never looks inside.
- * @pdc_close: the PDC goes away: forget and free @ses.  Initiator:
- *	its QP's req.lock held; target: the PDC's lock held.
+ * @pdc_close: the PDC (@target: a target PDC) goes away: forget and
+ *	free @ses.  Initiator: its QP's req.lock held; target: the PDC's
+ *	lock held.
  *
  * Initiator, the QP's req.lock held:
  * @rebuild: the request @tx again, for a resend (AR and RETX set).
@@ -117,7 +118,7 @@ struct rue_pds_rsp {
  */
 struct rue_pds_upcalls {
 	void *(*pdc_open)(bool target);
-	void (*pdc_close)(void *ses);
+	void (*pdc_close)(void *ses, bool target);
 
 	struct sk_buff *(*rebuild)(struct rue_qp *qp, struct rue_pdc *pdc,
 				   const struct rue_pds_tx *tx, u32 psn);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * UET Semantic Sublayer (UE 1.0.1 section 3.4) on rue QPs: UET QPs
- * (IB_QPT_DRIVER), their send path and the target's delivery.
+ * UET Semantic Sublayer (UE 1.0.1 section 3.4) on rue QPs (ses.c): the
+ * UET part of a QP, the UET transport, a device's UET.
  */
 #ifndef _RUE_SES_H
 #define _RUE_SES_H
