@@ -14,7 +14,7 @@
 #include "net/pfc.h"
 #include "net/txq.h"
 #include "uet/job.h"
-#include "uet/pds.h"
+#include "uet/uet_dev.h"
 #include "uet/uet_stats.h"
 
 struct rue_transport_ops;
@@ -70,7 +70,7 @@ struct rue_dev {
 	u32 link_mbps;			/* netdev speed at creation, 0: unknown */
 
 	struct rue_jobs jobs;		/* UET jobs granted on the device */
-	struct rue_uet_dev uet;		/* UET endpoints and PDCs (pds.c) */
+	struct rue_uet_dev uet;		/* UET endpoints and PDCs */
 
 	struct rue_stats __percpu *stats;
 	struct rue_uet_stats __percpu *uet_stats;	/* uet_stats.h */

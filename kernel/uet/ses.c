@@ -1,82 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * UET Semantic Sublayer (UE 1.0.1 section 3.4) on rue QPs.
+ * UET Semantic Sublayer (UE 1.0.1 section 3.4) on rue QPs: the UET
+ * transport.
  *
  * A UET QP is an IB_QPT_DRIVER QP bound to one job.  It is reliable and
  * unconnected: each send WQE names its peer (an AH, and the peer's
  * PIDonFEP and resource index in remote_qpn), and its packets go over
- * the QP's PDC to that peer's address (pds.c), created on first use.
- * The QP is found by targets through its PIDonFEP (rdev->uet.eps).
+ * the QP's PDC to that peer's address, created on first use.  The QP is
+ * found by targets through its PIDonFEP (rdev->uet.eps).
  *
- * Messages.  A WQE is one message of one or more packets, each carrying
- * the standard SES request header (3.4.7.1): SOM on the first packet,
- * which also carries the 64-bit header data (immediate) when there is
- * one; on the others, payload_length and message_offset in its place;
- * request_length, message_id, job and target on all of them, so that a
- * target can place any packet of a message in whatever order they come
- * (RUD).  A send WQE completes when every packet of it is acknowledged.
+ * Files: ses.c (this one: a UET QP's lifetime, the transport and upcall
+ * tables, a device's UET), ses_ini.c (messages into requests, send
+ * completions), ses_tgt.c (target checks, placement, receive
+ * completions).
  *
- * Target.  A WRITE packet is placed at buffer_offset + message_offset of
- * the MR its 64-bit key names, after checking the key (both halves), the
- * MR's job restriction, its rights and range.  A SEND takes a receive
- * WQE when the first of its packets arrives, in whatever order, and
- * completes it when all request_length bytes are there; WRITE with
- * header data likewise completes a receive WQE when the whole message is
- * there.  The PDS delivers each packet exactly once.  A request that
- * fails a check is answered with an SES response carrying the return
- * code, in the ACK (3.4.8); the initiator completes the WQE in error.
+ * SES sits on PDS.  It calls PDS through pds.h and pds_ini.h (find a
+ * PDC, room in its window, take a PSN, queue a packet to send once the
+ * lock is dropped, resend, drop a QP's PDCs), and PDS delivers to it
+ * through one table, rue_ses_upcalls below, and nothing else.  What SES
+ * keeps per PDC (an initiator's message counter, the messages a target
+ * is receiving) PDS stores for it as an opaque pointer, made and freed
+ * through the pdc_open and pdc_close upcalls.
  *
  * Send completions are reported in posting order (the SQ is a ring); a
  * failed WQE does not move the QP to the error state: a UET QP talks to
  * many peers and one failing says nothing about the others.
  */
-#include <linux/module.h>
-#include <linux/random.h>
+#include <linux/slab.h>
 #include <rdma/rue-abi.h>
 
 #include "job.h"
 #include "pds.h"
+#include "pds_ini.h"
 #include "ses.h"
+#include "ses_ini.h"
+#include "ses_tgt.h"
 #include "uet.h"
-#include "core/cq.h"
 #include "core/device.h"
-#include "core/mr.h"
 #include "core/qp.h"
-#include "core/rq.h"
-#include "core/sgl.h"
 #include "core/sq.h"
-#include "core/stats.h"
 #include "core/transport.h"
-#include "net/xmit.h"
-
-/* A message being received, in its target PDC's rmsg[]. */
-struct rue_ses_rmsg {
-	struct rue_qp *qp;		/* not referenced: see qp_gone */
-	u16 msg_id;
-	u8 opcode;			/* SES */
-	bool rqe;			/* holds a receive WQE */
-	bool som;			/* the first packet came */
-	bool hd;
-	u8 status;
-	u32 length;			/* request_length */
-	u32 got;
-	u64 header_data;
-	u32 initiator;
-	struct rue_rqe_info info;
-	struct rue_ksge sg[];		/* qp->max_recv_sge */
-};
-
-/* What an skb waiting to be sent needs (skb->cb). */
-struct rue_ses_cb {
-	struct rue_pdc *pdc;		/* referenced */
-	u32 psn;
-};
-
-static struct rue_ses_cb *rue_ses_cb(struct sk_buff *skb)
-{
-	BUILD_BUG_ON(sizeof(struct rue_ses_cb) > sizeof(skb->cb));
-	return (struct rue_ses_cb *)skb->cb;
-}
 
 /* ------------------------------------------------------------------ */
 /* QPs: the UET transport's object hooks                               */
@@ -108,10 +71,9 @@ static int rue_ses_qp_create(struct rue_qp *qp,
 		goto err_job;
 	}
 	qp->uet.job = cmd->uet_job_id;
-	qp->uet.mode = cmd->uet_mode;
-	qp->uet.entropy = max_t(u8, cmd->uet_entropy, 1);
 	qp->uet.ri = cmd->uet_resource_index;
-	hash_init(qp->uet.pdcs);
+	rue_pds_qp_init(&qp->uet.pds, cmd->uet_job_id, cmd->uet_mode,
+			max_t(u8, cmd->uet_entropy, 1));
 
 	err = xa_alloc_cyclic_bh(&u->eps, &pid, NULL,
 				 XA_LIMIT(1, RUE_SES_12BIT_MASK), &u->pid_next,
@@ -154,18 +116,6 @@ static void rue_ses_qp_unpublish(struct rue_qp *qp)
 	xa_store_bh(&qp->rdev->uet.eps, qp->uet.pid, NULL, GFP_KERNEL);
 }
 
-/* Forget every initiator PDC of a QP; req.lock held. */
-static void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
-{
-	struct hlist_node *tmp;
-	struct rue_pdc *pdc;
-	int bkt;
-
-	lockdep_assert_held(&qp->req.lock);
-	hash_for_each_safe(qp->uet.pdcs, bkt, tmp, pdc, qp_node)
-		rue_pdc_ini_drop(pdc);
-}
-
 /*
  * Drop the PDCs of a QP being destroyed (unpublished and in the error
  * state: no PDC is made).  After this no PDC timer or ACK finds the QP:
@@ -175,7 +125,7 @@ static void rue_ses_qp_drop_pdcs(struct rue_qp *qp)
 static void rue_ses_qp_destroy(struct rue_qp *qp)
 {
 	spin_lock_bh(&qp->req.lock);
-	rue_ses_qp_drop_pdcs(qp);
+	rue_pds_qp_drop(qp);
 	spin_unlock_bh(&qp->req.lock);
 	synchronize_rcu();
 }
@@ -193,663 +143,59 @@ static void rue_ses_qp_free(struct rue_qp *qp)
 }
 
 /* ------------------------------------------------------------------ */
-/* Initiator                                                           */
-
-static u32 rue_ses_max_payload(const struct rue_qp *qp)
-{
-	u32 mtu = READ_ONCE(qp->rdev->ndev->mtu);
-	u32 hdrs = sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
-		   sizeof(struct rue_pds_req) + sizeof(struct rue_ses_std);
-
-	if (mtu < hdrs + 256)
-		return 256;
-	return min_t(u32, rounddown(mtu - hdrs, 64), RUE_SES_PAYLEN_MASK);
-}
-
-static u8 rue_ses_opcode(u8 wr)
-{
-	switch (wr) {
-	case RUE_WR_RDMA_WRITE:
-	case RUE_WR_RDMA_WRITE_WITH_IMM:
-		return RUE_SES_WRITE;
-	case RUE_WR_RDMA_READ:
-		return RUE_SES_READ;
-	default:
-		return RUE_SES_SEND;
-	}
-}
-
-static bool rue_ses_has_hd(u8 wr)
-{
-	return wr == RUE_WR_RDMA_WRITE_WITH_IMM || wr == RUE_WR_SEND_WITH_IMM;
-}
+/* What PDS delivers to SES; a device's UET                            */
 
 /*
- * A READ request for tx->len bytes at tx->off of the WQE's remote buffer.
- * Each is a message of its own (SOM and EOM), asking for at most one
- * packet of data, which comes back in the ACK (rue_ses_read_respond()):
- * a lost response is asked for again like any lost request, and reading
- * twice is harmless.
+ * The pdc_open upcall: SES's state of a new PDC.  An initiator's numbers
+ * its messages; a target's holds the messages it is receiving.
  */
-static struct sk_buff *rue_ses_build_read(struct rue_qp *qp,
-					  struct rue_pdc *pdc,
-					  const struct rue_pds_tx *tx, u32 psn,
-					  bool retx)
+static void *rue_ses_pdc_open(bool target)
 {
-	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
-	struct rue_ses_std *ses;
-	struct sk_buff *skb;
-
-	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
-			     sizeof(*ses), GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
-			 true, retx);
-	ses = skb_put_zero(skb, sizeof(*ses));
-	ses->opcode = RUE_SES_READ;
-	ses->flags = RUE_SES_F_SOM | RUE_SES_F_EOM;
-	ses->message_id = cpu_to_be16(tx->msg_id);
-	ses->ri_job = cpu_to_be32(qp->uet.job);
-	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
-	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
-	ses->initiator = cpu_to_be32(qp->uet.addr);
-	ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr + tx->off);
-	ses->memory_key = cpu_to_be64(w->sqe.rkey);
-	ses->request_length = cpu_to_be32(tx->len);
-	return skb;
+	return target ? rue_ses_tgt_pdc_open() : rue_ses_ini_pdc_open();
 }
 
-/**
- * rue_ses_read_data() - place the data of a READ response
- * @qp: the initiator QP, req.lock held
- * @tx: the READ request it answers
- * @rsp: its RSP_DATA header
- * @skb: the ACK; the data is at @off
- * @off: where
- *
- * Return: the completion status the request ends with.
- */
-u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
-		     const struct rue_ses_rsp_data *rsp,
-		     const struct sk_buff *skb, u32 off)
+/* The pdc_close upcall. */
+static void rue_ses_pdc_close(void *ses, bool target)
 {
-	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
-	u32 len = be16_to_cpu(rsp->payload_length) & RUE_SES_PAYLEN_MASK;
-
-	if (len != tx->len || be32_to_cpu(rsp->message_offset) ||
-	    skb->len < off + len)
-		return IB_WC_BAD_RESP_ERR;
-	if (rue_sgl_from_skb(w->sg, w->num_sge, tx->off, skb, off, len))
-		return IB_WC_LOC_PROT_ERR;
-	return IB_WC_SUCCESS;
-}
-
-/**
- * rue_ses_build() - one request packet of a WQE
- * @qp: the UET QP, req.lock held
- * @pdc: its PDC to the WQE's peer
- * @tx: which packet
- * @psn: its PSN
- * @ar: ask for an ACK
- * @retx: sent before
- *
- * Return: the packet, PDS header first, or NULL (no memory: the RTO
- * tries again).
- */
-struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
-			      const struct rue_pds_tx *tx, u32 psn, bool ar,
-			      bool retx)
-{
-	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
-	u8 op = w->sqe.opcode;
-	struct rue_ses_std *ses;
-	struct sk_buff *skb;
-	u8 flags = tx->ses_flags;
-
-	if (tx->read)
-		return rue_ses_build_read(qp, pdc, tx, psn, retx);
-	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
-			     sizeof(*ses) + tx->len, GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
-			 ar, retx);
-	ses = skb_put_zero(skb, sizeof(*ses));
-	ses->opcode = rue_ses_opcode(op);
-	ses->message_id = cpu_to_be16(tx->msg_id);
-	ses->ri_job = cpu_to_be32(qp->uet.job);
-	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
-	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
-	ses->initiator = cpu_to_be32(qp->uet.addr);
-	if (ses->opcode == RUE_SES_WRITE) {
-		ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr);
-		ses->memory_key = cpu_to_be64(w->sqe.rkey);
-	}
-	if (flags & RUE_SES_F_SOM) {
-		if (rue_ses_has_hd(op)) {
-			flags |= RUE_SES_F_HD;
-			ses->header_data = cpu_to_be64(w->sqe.imm);
-		}
-	} else {
-		ses->payload_length = cpu_to_be16(tx->len);
-		ses->message_offset = cpu_to_be32(tx->off);
-	}
-	ses->flags = flags;
-	ses->request_length = cpu_to_be32(w->sqe.length);
-
-	if (w->sqe.flags & RUE_SQE_INLINE) {
-		skb_put_data(skb, w->inline_data + tx->off, tx->len);
-	} else if (tx->len && rue_sgl_to_skb(w->sg, w->num_sge, tx->off,
-					     tx->len, skb, false)) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	return skb;
-}
-
-/* Remember where @skb goes, for rue_ses_send_one() after unlocking. */
-void rue_ses_queue(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn)
-{
-	refcount_inc(&pdc->ref);
-	rue_ses_cb(skb)->pdc = pdc;
-	rue_ses_cb(skb)->psn = psn;
-}
-
-/* Bottom halves disabled. */
-void rue_ses_send_one(struct sk_buff *skb)
-{
-	struct rue_pdc *pdc = rue_ses_cb(skb)->pdc;
-	u32 psn = rue_ses_cb(skb)->psn;
-
-	memset(skb->cb, 0, sizeof(skb->cb));
-	rue_pds_xmit(pdc, skb, psn, true);
-	rue_pdc_put(pdc);
-}
-
-/**
- * rue_ses_tx_done() - a packet of a WQE was acknowledged, or failed
- * @qp: the QP, req.lock held
- * @tx: the packet
- * @status: IB_WC_SUCCESS, or why the WQE fails
- */
-void rue_ses_tx_done(struct rue_qp *qp, const struct rue_pds_tx *tx,
-		     u8 status)
-{
-	struct rue_swqe *w = rue_swqe(qp, tx->wqe);
-
-	if (status != IB_WC_SUCCESS && w->status == IB_WC_SUCCESS)
-		w->status = status;
-	if (!WARN_ON_ONCE(!w->uet_left))
-		w->uet_left--;
-	if (!w->uet_left && w->sent)
-		w->done = 1;
-}
-
-/* New packets of the WQEs at req.cur; req.lock held. */
-static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
-			  int budget)
-{
-	struct rue_req *req = &qp->req;
-	u32 max = rue_ses_max_payload(qp);
-	int n = 0;
-
-	while (n < budget && qp->state == IB_QPS_RTS &&
-	       (req->cur != req->head || rue_sq_fetch(qp))) {
-		struct rue_swqe *w = rue_swqe(qp, req->cur);
-		struct rue_pds_tx *tx;
-		struct rue_pdc *pdc;
-		struct sk_buff *skb;
-		u32 psn, len, charge;
-		bool last;
-
-		if (w->done || (w->status != IB_WC_SUCCESS && req->cur_off)) {
-			/* failed: send no more of it */
-			w->sent = 1;
-			if (!w->uet_left)
-				w->done = 1;
-			req->cur++;
-			req->cur_off = 0;
-			continue;
-		}
-		len = min(w->sqe.length - req->cur_off, max);
-		/* a READ request is small; its response comes back */
-		charge = w->sqe.opcode == RUE_WR_RDMA_READ ? 64 : max(len, 64U);
-		pdc = rue_pdc_find(qp, &w->av, max);
-		if (!pdc || !rue_pdc_room(pdc, charge))
-			break;	/* an ACK or the RTO kicks us */
-
-		last = req->cur_off + len == w->sqe.length;
-		psn = pdc->next_psn;
-		tx = rue_pdc_take_psn(pdc, charge);
-		tx->wqe = req->cur;
-		tx->off = req->cur_off;
-		tx->len = len;
-		if (!req->cur_off)
-			w->uet_msg = pdc->next_msg++;
-		tx->msg_id = w->uet_msg;
-		tx->ses_flags = (req->cur_off ? 0 : RUE_SES_F_SOM) |
-				(last ? RUE_SES_F_EOM : 0);
-		tx->read = w->sqe.opcode == RUE_WR_RDMA_READ;
-		w->uet_left++;
-
-		/* AR: at the end of a message, or with the window filling */
-		skb = rue_ses_build(qp, pdc, tx, psn,
-				    last || rue_pdc_filling(pdc), false);
-		if (skb) {
-			rue_ses_queue(skb, pdc, psn);
-			__skb_queue_tail(out, skb);
-		}
-		n++;
-		req->cur_off += len;
-		if (last) {
-			w->sent = 1;
-			req->cur++;
-			req->cur_off = 0;
-		}
-	}
-	return n;
-}
-
-/* The transport's tx: resends first, then new packets; packets sent. */
-static int rue_ses_tx(struct rue_qp *qp, int budget)
-{
-	struct rue_req *req = &qp->req;
-	struct sk_buff_head out;
-	struct rue_pdc *pdc;
-	struct sk_buff *skb;
-	int n = 0, bkt;
-
-	__skb_queue_head_init(&out);
-	spin_lock_bh(&req->lock);
-	if (qp->state == IB_QPS_RTS) {
-		/* what was lost first, then what is new */
-		hash_for_each(qp->uet.pdcs, bkt, pdc, qp_node)
-			if (pdc->nr_retx && n < budget)
-				n += rue_pdc_resend(pdc, &out, budget - n);
-		n += rue_ses_tx_new(qp, &out, budget - n);
-	}
-	rue_sq_retire_all(qp);
-	spin_unlock_bh(&req->lock);
-
-	local_bh_disable();
-	while ((skb = __skb_dequeue(&out)))
-		rue_ses_send_one(skb);
-	local_bh_enable();
-	return n;
-}
-
-/* ------------------------------------------------------------------ */
-/* Target                                                              */
-
-static void rue_ses_rmsg_free(struct rue_ses_rmsg *m)
-{
-	if (m->rqe)
-		rue_sgl_put(m->sg, m->info.num_sge);
-	kfree(m);
-}
-
-/* Complete a receive WQE with the message; resp.lock held. */
-static void rue_ses_rmsg_complete(struct rue_qp *qp, struct rue_ses_rmsg *m,
-				  u32 job)
-{
-	struct rue_cqe cqe = {
-		.wr_id = m->info.wr_id,
-		.status = m->status,
-		.opcode = m->opcode == RUE_SES_WRITE ?
-			  RUE_WC_RECV_RDMA_WITH_IMM : RUE_WC_RECV,
-		.byte_len = m->opcode == RUE_SES_WRITE ? 0 : m->length,
-		.qp_num = qp->ibqp.qp_num,
-		.src_qp = m->initiator,
-		.imm = m->header_data,
-		.initiator = m->initiator,
-		.job_id = job,
-	};
-
-	if (m->hd)
-		cqe.flags |= RUE_CQE_F_IMM;
-	rue_qp_complete(qp, qp->rcq, &cqe, false);
-}
-
-/**
- * rue_ses_rmsg_drop_all() - forget messages being received
- * @pdc: a target PDC, its lock held
- * @qp: only those for this QP, or NULL for all
- */
-void rue_ses_rmsg_drop_all(struct rue_pdc *pdc, struct rue_qp *qp)
-{
-	int i;
-
-	for (i = 0; i < RUE_PDC_WIN; i++) {
-		struct rue_ses_rmsg *m = pdc->rmsg[i];
-
-		if (m && (!qp || m->qp == qp)) {
-			pdc->rmsg[i] = NULL;
-			rue_ses_rmsg_free(m);
-		}
-	}
-}
-
-static struct rue_qp *rue_ses_target_qp(struct rue_dev *rdev,
-					const struct rue_ses_std *ses,
-					u32 job, u8 *rc)
-{
-	u16 pid = be16_to_cpu(ses->pid_on_fep) & RUE_SES_12BIT_MASK;
-	u16 ri = be16_to_cpu(ses->resource_index) & RUE_SES_12BIT_MASK;
-	struct rue_qp *qp;
-
-	qp = xa_load(&rdev->uet.eps, pid);
-	if (!qp || !refcount_inc_not_zero(&qp->refcnt)) {
-		*rc = RUE_SES_RC_BAD_PID;
-		return NULL;
-	}
-	if (qp->uet.ri != ri)
-		*rc = RUE_SES_RC_BAD_INDEX;
-	else if (qp->uet.job != job)
-		*rc = RUE_SES_RC_BAD_JOB_ID;
-	else if (READ_ONCE(qp->state) < IB_QPS_RTR ||
-		 READ_ONCE(qp->state) == IB_QPS_ERR)
-		*rc = RUE_SES_RC_BAD_PID;
+	if (target)
+		rue_ses_tgt_pdc_close(ses);
 	else
-		return qp;
-	rue_qp_put(qp);
-	return NULL;
+		kfree(ses);	/* a counter, nothing to forget */
 }
 
-/* Place a WRITE packet; the return code. */
-static u8 rue_ses_write(struct rue_qp *qp, const struct rue_uet_rx *rx,
-			u32 job, u32 off)
-{
-	const struct rue_ses_std *ses = rx->ses;
-	u64 key = be64_to_cpu(ses->memory_key);
-	u64 va = be64_to_cpu(ses->buffer_offset) + off;
-	enum rue_mr_err merr;
-	struct rue_mr *mr;
-	u8 rc = RUE_SES_RC_OK;
+/* What PDS delivers to SES (pds.h). */
+static const struct rue_pds_upcalls rue_ses_upcalls = {
+	.pdc_open = rue_ses_pdc_open,
+	.pdc_close = rue_ses_pdc_close,
+	.rebuild = rue_ses_rebuild,
+	.answer = rue_ses_answer,
+	.done = rue_ses_done,
+	.deliver = rue_ses_deliver,
+	.read = rue_ses_read,
+	.qp_gone = rue_ses_tgt_qp_gone,
+};
 
-	mr = rue_mr_get(qp->rdev, (u32)key, true, qp->ibqp.pd,
-			IB_ACCESS_REMOTE_WRITE, &merr);
-	if (!mr)
-		return merr == RUE_MR_EACCESS ? RUE_SES_RC_PERM_VIOLATION :
-						RUE_SES_RC_BAD_MKEY;
-	/* the upper half is the part nobody can guess (rue-abi.h: key64) */
-	if (mr->key_hi != (u32)(key >> 32))
-		rc = RUE_SES_RC_BAD_MKEY;
-	else if (mr->job_only && mr->job != job)
-		rc = RUE_SES_RC_BAD_JOB_ID;
-	else if (!rue_mr_in_range(mr, va, rx->paylen))
-		rc = RUE_SES_RC_BAD_ADDR;
-	else if (rx->paylen &&
-		 rue_mr_copy_from_skb(mr, va, rx->skb, rx->pay_off, rx->paylen))
-		rc = RUE_SES_RC_BAD_ADDR;
-	rue_mr_put(mr);
-	return rc;
-}
-
-/*
- * The message state of a multi-packet SEND, or of a WRITE with header
- * data (or one whose first packet has not come yet), taking a receive
- * WQE for those that need one.  pdc->lock held.
+/**
+ * rue_uet_dev_init() - a device's UET: endpoints, and PDS delivering to SES
+ * @rdev: the device, before any QP
+ *
+ * Return: 0.
  */
-static int rue_ses_rmsg_get(struct rue_pdc *pdc, struct rue_qp *qp,
-			    u16 msg_id, u8 opcode, u32 length,
-			    struct rue_ses_rmsg **mp)
+int rue_uet_dev_init(struct rue_dev *rdev)
 {
-	struct rue_ses_rmsg **slot = &pdc->rmsg[msg_id % RUE_PDC_WIN];
-	struct rue_ses_rmsg *m = *slot;
-	int err;
-
-	if (m && m->msg_id == msg_id && m->qp == qp) {
-		*mp = m;
-		return 0;
-	}
-	if (m) {
-		/* a message its initiator gave up on */
-		*slot = NULL;
-		rue_ses_rmsg_free(m);
-	}
-	m = kzalloc(struct_size(m, sg, qp->max_recv_sge), GFP_ATOMIC);
-	if (!m)
-		return -ENOMEM;
-	m->qp = qp;
-	m->msg_id = msg_id;
-	m->opcode = opcode;
-	m->length = length;
-	m->status = IB_WC_SUCCESS;
-	if (opcode == RUE_SES_SEND) {
-		spin_lock(&qp->resp.lock);
-		err = rue_rq_take(qp, m->sg, &m->info);
-		spin_unlock(&qp->resp.lock);
-		if (err) {
-			kfree(m);
-			return err;
-		}
-		m->rqe = true;
-		if (m->info.status != IB_WC_SUCCESS)
-			m->status = m->info.status;
-		else if (length > m->info.len)
-			m->status = IB_WC_LOC_LEN_ERR;
-	}
-	*slot = m;
-	*mp = m;
-	return 0;
-}
-
-/* A WRITE with header data completes a receive WQE too. */
-static int rue_ses_rmsg_take_rqe(struct rue_qp *qp, struct rue_ses_rmsg *m)
-{
-	int err;
-
-	spin_lock(&qp->resp.lock);
-	err = rue_rq_take(qp, m->sg, &m->info);
-	spin_unlock(&qp->resp.lock);
-	if (err)
-		return err;
-	m->rqe = true;
-	if (m->info.status != IB_WC_SUCCESS)
-		m->status = m->info.status;
-	return 0;
+	xa_init_flags(&rdev->uet.eps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	return rue_pds_dev_init(rdev, &rue_ses_upcalls);
 }
 
 /**
- * rue_ses_rcv() - deliver a request the PDS has not delivered before
- * @pdc: its target PDC, lock held
- * @rx: the packet
- * @rsp: filled with the SES response when the return is not OK
- *
- * Return: an SES return code, RUE_SES_RC_OK when delivered; or a
- * negative errno when the target cannot take it now (no receive WQE):
- * the packet counts as not received and will come again.
+ * rue_uet_dev_free() - undo rue_uet_dev_init()
+ * @rdev: the device, after every QP is gone
  */
-int rue_ses_rcv(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
-		struct rue_ses_rsp *rsp)
+void rue_uet_dev_free(struct rue_dev *rdev)
 {
-	const struct rue_ses_std *ses = rx->ses;
-	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
-	u8 opcode = ses->opcode & 0x3f;
-	u8 flags = ses->flags;
-	bool som = flags & RUE_SES_F_SOM;
-	u32 length = be32_to_cpu(ses->request_length);
-	u32 off = som ? 0 : be32_to_cpu(ses->message_offset);
-	u16 msg_id = be16_to_cpu(ses->message_id);
-	struct rue_ses_rmsg *m = NULL;
-	struct rue_qp *qp;
-	u8 rc = RUE_SES_RC_OK;
-	int err = 0;
-
-	qp = rue_ses_target_qp(pdc->rdev, ses, job, &rc);
-	if (!qp)
-		goto out;
-	if (job != pdc->job) {
-		rc = RUE_SES_RC_BAD_JOB_ID;
-		goto put;
-	}
-	if ((u64)off + rx->paylen > length ||
-	    (!som && (be16_to_cpu(ses->payload_length) & RUE_SES_PAYLEN_MASK) !=
-		     rx->paylen)) {
-		rc = RUE_SES_RC_TOO_LONG;
-		goto put;
-	}
-
-	switch (opcode) {
-	case RUE_SES_WRITE:
-		rc = rue_ses_write(qp, rx, job, off);
-		if (rc != RUE_SES_RC_OK)
-			goto put;
-		/* a single-packet WRITE without header data needs no state */
-		if (som && (flags & RUE_SES_F_EOM) && !(flags & RUE_SES_F_HD))
-			goto put;
-		break;
-	case RUE_SES_SEND:
-		break;
-	default:
-		rc = RUE_SES_RC_UNSUPPORTED_OP;
-		goto put;
-	}
-
-	err = rue_ses_rmsg_get(pdc, qp, msg_id, opcode, length, &m);
-	if (err)
-		goto put;
-	if (opcode == RUE_SES_SEND && m->status == IB_WC_SUCCESS &&
-	    rx->paylen &&
-	    rue_sgl_from_skb(m->sg, m->info.num_sge, off, rx->skb,
-			     rx->pay_off, rx->paylen))
-		m->status = IB_WC_LOC_PROT_ERR;
-	if (som) {
-		m->som = true;
-		m->initiator = be32_to_cpu(ses->initiator);
-		if (flags & RUE_SES_F_HD) {
-			m->hd = true;
-			m->header_data = be64_to_cpu(ses->header_data);
-		}
-	}
-	m->got += rx->paylen;
-	if (m->got < length || !m->som)
-		goto put;
-
-	/* the whole message is here */
-	if (opcode == RUE_SES_WRITE && m->hd) {
-		err = rue_ses_rmsg_take_rqe(qp, m);
-		if (err) {
-			/* asked again; only this packet's bytes count again */
-			m->got -= rx->paylen;
-			goto put;
-		}
-	}
-	pdc->rmsg[msg_id % RUE_PDC_WIN] = NULL;
-	if (m->rqe) {
-		spin_lock(&qp->resp.lock);
-		rue_ses_rmsg_complete(qp, m, job);
-		spin_unlock(&qp->resp.lock);
-		rue_qp_notify(qp);
-	}
-	if (m->status == IB_WC_LOC_LEN_ERR)
-		rc = RUE_SES_RC_TOO_LONG;
-	rue_ses_rmsg_free(m);
-put:
-	rue_qp_put(qp);
-out:
-	if (err)
-		return err == -EAGAIN ? -EAGAIN : -ENOBUFS;
-	if (rc != RUE_SES_RC_OK) {
-		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
-		memset(rsp, 0, sizeof(*rsp));
-		rsp->opcode = RUE_SES_RSP_RESPONSE;
-		rsp->rc = rc;
-		rsp->message_id = ses->message_id;
-		rsp->ri_job = ses->ri_job;
-	}
-	return rc;
-}
-
-/* The memory a READ names; the return code, *mr referenced when OK. */
-static u8 rue_ses_read_mr(struct rue_qp *qp, const struct rue_ses_std *ses,
-			  u32 job, u32 len, struct rue_mr **mrp)
-{
-	u64 key = be64_to_cpu(ses->memory_key);
-	u64 va = be64_to_cpu(ses->buffer_offset);
-	enum rue_mr_err merr;
-	struct rue_mr *mr;
-	u8 rc = RUE_SES_RC_OK;
-
-	mr = rue_mr_get(qp->rdev, (u32)key, true, qp->ibqp.pd,
-			IB_ACCESS_REMOTE_READ, &merr);
-	if (!mr)
-		return merr == RUE_MR_EACCESS ? RUE_SES_RC_PERM_VIOLATION :
-						RUE_SES_RC_BAD_MKEY;
-	if (mr->key_hi != (u32)(key >> 32))
-		rc = RUE_SES_RC_BAD_MKEY;
-	else if (mr->job_only && mr->job != job)
-		rc = RUE_SES_RC_BAD_JOB_ID;
-	else if (!rue_mr_in_range(mr, va, len))
-		rc = RUE_SES_RC_BAD_ADDR;
-	if (rc != RUE_SES_RC_OK)
-		rue_mr_put(mr);
-	else
-		*mrp = mr;
-	return rc;
-}
-
-/**
- * rue_ses_read_respond() - answer a READ request in its ACK
- * @pdc: the target PDC, lock held
- * @rx: the request (new or a duplicate: reading again is harmless)
- * @skb: the ACK being built, room for the response and data reserved
- *
- * Appends RSP_DATA and the data, or an RSP saying why not.
- *
- * Return: the ACK's next_hdr.
- */
-u8 rue_ses_read_respond(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
-			struct sk_buff *skb)
-{
-	const struct rue_ses_std *ses = rx->ses;
-	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
-	u32 len = be32_to_cpu(ses->request_length);
-	struct rue_ses_rsp_data *rd;
-	struct rue_mr *mr = NULL;
-	struct rue_ses_rsp *rsp;
-	struct rue_qp *qp;
-	u8 rc = RUE_SES_RC_OK;
-
-	qp = rue_ses_target_qp(pdc->rdev, ses, job, &rc);
-	if (!qp)
-		goto error;
-	if (job != pdc->job)
-		rc = RUE_SES_RC_BAD_JOB_ID;
-	else if (len > RUE_SES_PAYLEN_MASK || rx->paylen ||
-		 !(ses->flags & RUE_SES_F_SOM))
-		rc = RUE_SES_RC_TOO_LONG;	/* one packet's worth, no more */
-	else
-		rc = rue_ses_read_mr(qp, ses, job, len, &mr);
-	if (rc == RUE_SES_RC_OK) {
-		rd = skb_put_zero(skb, sizeof(*rd));
-		rd->opcode = RUE_SES_RSP_RESPONSE_W_DATA;
-		rd->rc = RUE_SES_RC_OK;
-		rd->message_id = ses->message_id;
-		rd->read_request_message_id = ses->message_id;
-		rd->ri_job = ses->ri_job;
-		rd->payload_length = cpu_to_be16(len);
-		rd->modified_length = cpu_to_be32(len);
-		if (len && rue_mr_copy_to_buf(mr, be64_to_cpu(ses->buffer_offset),
-					      skb_put(skb, len), len)) {
-			/* unreadable after all: say so instead */
-			skb_trim(skb, skb->len - len - sizeof(*rd));
-			rc = RUE_SES_RC_BAD_ADDR;
-		}
-		rue_mr_put(mr);
-	}
-	rue_qp_put(qp);
-	if (rc == RUE_SES_RC_OK)
-		return RUE_PDS_NEXT_RSP_DATA;
-error:
-	rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
-	rsp = skb_put_zero(skb, sizeof(*rsp));
-	rsp->opcode = RUE_SES_RSP_RESPONSE;
-	rsp->rc = rc;
-	rsp->message_id = ses->message_id;
-	rsp->ri_job = ses->ri_job;
-	return RUE_PDS_NEXT_RSP;
+	rue_pds_dev_free(rdev);
+	WARN_ON(!xa_empty(&rdev->uet.eps));
+	xa_destroy(&rdev->uet.eps);
 }
 
 /* ------------------------------------------------------------------ */
@@ -903,7 +249,7 @@ const struct rue_transport_ops rue_uet_transport = {
 	.release = rue_ses_qp_release,
 	.free = rue_ses_qp_free,
 	.modify_ok = rue_ses_modify_ok,
-	.drop_peers = rue_ses_qp_drop_pdcs,
+	.drop_peers = rue_pds_qp_drop,
 	.op_valid = rue_ses_op_valid,
 	.check_wqe = rue_sq_wqe_av,
 	.tx = rue_ses_tx,

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A PDC's insides and what pds.c does with them for the other PDS files
+ * (pds_ini.c, pds_ack.c, pds_tgt.c), which alone include this header:
+ * the rest of the module sees struct rue_pdc as an opaque handle (pds.h).
+ */
+#ifndef _RUE_PDC_H
+#define _RUE_PDC_H
+
+#include <linux/bitmap.h>
+#include <linux/hrtimer.h>
+#include <linux/refcount.h>
+#include <linux/timer.h>
+#include <net/dst_cache.h>
+
+#include "pds.h"
+#include "uet_stats.h"
+#include "cc/nscc.h"
+#include "core/ah.h"
+#include "core/device.h"
+
+/* Why a request is sent again (rue_pds_tx.retx). */
+enum {
+	RUE_RETX_FAST = 1,		/* a NACK or a SACK hole */
+	RUE_RETX_RTO = 2,
+	RUE_RETX_TLP = 3,		/* a PROBE's ACK showed it missing */
+};
+
+enum rue_pds_tx_state {
+	RUE_PDS_TX_FREE,
+	RUE_PDS_TX_SENT,
+	RUE_PDS_TX_ACKED,
+};
+
+/*
+ * A PDC.  An initiator PDC belongs to one UET QP and one peer address,
+ * and lives under that QP's req.lock; a target PDC belongs to the device
+ * and lives under its own lock.  Both are found by local PDCID through
+ * rdev->uet.pdcs under RCU and freed after a grace period.
+ */
+struct rue_pdc {
+	struct rue_dev *rdev;
+	refcount_t ref;
+	spinlock_t lock;		/* target state */
+	struct rcu_head rcu;
+	u16 lid;			/* our PDCID */
+	u16 rid;			/* the peer's; initiator: valid once !syn */
+	u8 role;			/* enum rue_pdc_role */
+	u8 mode;			/* enum rue_uet_mode */
+	bool dead;			/* unpublished, being freed */
+	bool failed;			/* ended in error (rue_pdc_fail()) */
+	/*
+	 * SES's state of the PDC: made by the pdc_open upcall with the PDC,
+	 * given back to pdc_close when it dies (under the lock its state
+	 * lives under: req.lock for an initiator, lock for a target), never
+	 * read by PDS.
+	 */
+	void *ses;
+	u32 job;
+	struct rue_av av;		/* the peer */
+	struct dst_cache dst_cache;
+	unsigned long last_rx;		/* jiffies */
+
+	/* initiator, under qp->req.lock */
+	struct rue_qp *qp;
+	struct hlist_node qp_node;	/* in the QP's PDC hash */
+	bool syn;			/* the target's PDCID is not known yet */
+	bool closing;			/* CLOSE sent: no new requests */
+	u8 retries;			/* RTOs without progress: backoff */
+	u32 start_psn;
+	u32 next_psn;			/* next new PSN */
+	u32 una_psn;			/* oldest unacknowledged */
+	u32 sack_high;			/* newest PSN the target has */
+	u32 nr_retx;			/* entries with retx set */
+	bool gbn_valid;			/* ROD: went back to gbn_psn */
+	u32 gbn_psn;
+	u8 epoch;			/* RTOs so far, mod 256 */
+	u32 srtt_us;			/* smoothed RTT, 0: no sample yet */
+	u32 rttvar_us;
+	u32 rto_us;			/* current RTO, before backoff */
+	struct rue_nscc cc;		/* the congestion window (nscc.c) */
+	struct rue_nscc_cfg cc_cfg;
+	u32 inflight;			/* bytes charged to requests in flight */
+	u32 ack_bytes_new;		/* of this ACK: newly acknowledged */
+	u32 ack_rtt_us;			/* of this ACK: an RTT sample, 0: none */
+	struct timer_list rto;
+	/* tail-loss probe (rue_pds_tlp()); a pending one holds a reference */
+	struct hrtimer tlp;
+	u64 last_act_ns;		/* last send, or ACK that moved una */
+	u64 tlp_sent_ns;		/* the outstanding PROBE's; 0: none */
+	u32 tlp_psn;			/* newest PSN sent before it */
+	u16 tlp_opaque;			/* its probe_opaque */
+	u8 tlp_count;			/* PROBEs since una last moved */
+	struct rue_pds_tx win[RUE_PDC_WIN];	/* by PSN % RUE_PDC_WIN */
+
+	/* target, under lock */
+	struct hlist_node tgt_node;	/* rdev->uet.tgt */
+	struct list_head gc_node;	/* the reaper's */
+	u32 rx_next;			/* every PSN before it arrived */
+	u32 ack_bytes;			/* since the last ACK */
+	u32 ooo;			/* arrived out of order */
+	u32 rcvd_bytes;
+	bool nak_valid;			/* ROD: NACKed the hole at nak_psn */
+	u32 nak_psn;
+	DECLARE_BITMAP(rx_bits, RUE_PDC_WIN);	/* PSN % WIN, ahead of rx_next */
+};
+
+/* Send @tx again: RUE_RETX_FAST (a NACK, a SACK hole), _RTO or _TLP. */
+static inline void rue_pdc_mark_retx(struct rue_pdc *pdc,
+				     struct rue_pds_tx *tx, u8 why)
+{
+	if (tx->state == RUE_PDS_TX_SENT && !tx->retx) {
+		tx->retx = why;
+		pdc->nr_retx++;
+	}
+}
+
+/* What NSCC did (@ev, RUE_NSCC_EV_*), counted. */
+static inline void rue_pdc_cc(struct rue_pdc *pdc, unsigned int ev)
+{
+	if (ev & RUE_NSCC_EV_INCREASE)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_INCREASES);
+	if (ev & (RUE_NSCC_EV_DECREASE | RUE_NSCC_EV_QUICK_ADAPT))
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_DECREASES);
+}
+
+/* pds.c: the object */
+struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
+			      u32 job, const struct rue_av *av);
+void rue_pdc_publish(struct rue_pdc *pdc);
+void rue_pdc_unpublish(struct rue_pdc *pdc);
+void rue_pdc_ses_close(struct rue_pdc *pdc);
+void rue_pdc_put(struct rue_pdc *pdc);
+struct rue_pdc *rue_pdc_lookup(struct rue_dev *rdev, u16 lid, u8 role,
+			       const struct rue_uet_rx *rx);
+struct rue_qp *rue_pdc_qp_get(struct rue_pdc *pdc);
+
+/* pds.c: sending and receiving */
+void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn,
+		  bool ect);
+void rue_pds_prepare(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn);
+void rue_pds_send_one(struct sk_buff *skb);
+bool rue_pds_pull(struct sk_buff *skb, unsigned int len);
+
+#endif /* _RUE_PDC_H */

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UET PDS, target side (UE 1.0.1 section 3.5): target PDCs, opened by
+ * SYN requests; each request delivered to SES once; ACKs and NACKs; the
+ * end of a target PDC.
+ *
+ * A target PDC is made on the first SYN request of an initiator PDC (and
+ * found again by the initiator's address and PDCID while SYNs keep
+ * coming), at most rue.uet_max_target_pdcs of them.  It tracks the PSNs
+ * it has in a window of RUE_PDC_WIN ahead of rx_next and acknowledges
+ * with ACK_CC: the cack PSN, a SACK bitmap from cack + 2, NSCC state.
+ * ACKs are coalesced (3.5.12): each request adds max(its length, 1 KiB)
+ * and an ACK goes out at 16 KiB, on AR, on an ECN mark, on anything out
+ * of order, a duplicate, a SYN, an error or a READ, whose response and
+ * data ride in the ACK.  ROD takes the next PSN only and NACKs a hole
+ * once.  The PDC goes when the CLOSE arrives in order, or after
+ * RUE_PDC_IDLE without traffic (the reaper: the initiator went away).
+ *
+ * Locking: the table (rdev->uet.tgt) under rdev->uet.lock; a PDC's state
+ * under pdc->lock, which the upcalls to SES run under.
+ */
+#include <linux/ipv6.h>
+#include <linux/module.h>
+#include <rdma/rue-abi.h>
+
+#include "pdc.h"
+#include "pds_tgt.h"
+#include "uet.h"
+#include "uet_stats.h"
+#include "core/device.h"
+#include "core/stats.h"
+#include "net/xmit.h"
+
+static unsigned int uet_max_target_pdcs = 4096;
+module_param(uet_max_target_pdcs, uint, 0644);
+MODULE_PARM_DESC(uet_max_target_pdcs, "UET: target PDCs a device keeps at most; more SYNs are refused (default 4096)");
+
+#define RUE_PDC_IDLE		(5 * HZ)	/* target side without traffic */
+#define RUE_ACK_TRIGGER		16384		/* ACK_GEN_TRIGGER */
+#define RUE_ACK_MIN_ADD		1024		/* ACK_GEN_MIN_PKT_ADD */
+
+/* ------------------------------------------------------------------ */
+/* Opening and closing                                                 */
+
+static u32 rue_tgt_hash(const struct in6_addr *saddr, u16 spdcid)
+{
+	return jhash_2words(spdcid, jhash(saddr, sizeof(*saddr), 0), 0);
+}
+
+/*
+ * A target PDC out of the table (its lock dropped) closes: no longer
+ * found, SES forgets it, the table's reference goes.
+ */
+static void rue_pdc_tgt_close(struct rue_pdc *pdc)
+{
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSED);
+	rue_pdc_unpublish(pdc);
+	spin_lock_bh(&pdc->lock);
+	pdc->dead = true;
+	rue_pdc_ses_close(pdc);
+	spin_unlock_bh(&pdc->lock);
+	rue_pdc_put(pdc);
+}
+
+/* The CLOSE of a target PDC arrived in order: unless the reaper was first. */
+static void rue_pdc_tgt_free(struct rue_pdc *pdc)
+{
+	struct rue_uet_dev *u = &pdc->rdev->uet;
+
+	spin_lock_bh(&u->lock);
+	if (!hash_hashed(&pdc->tgt_node)) {
+		spin_unlock_bh(&u->lock);
+		return;
+	}
+	hash_del(&pdc->tgt_node);
+	u->nr_tgt--;
+	spin_unlock_bh(&u->lock);
+	rue_pdc_tgt_close(pdc);
+}
+
+/* The target PDC a SYN request opens, or the one it opened before. */
+static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
+				       const struct rue_uet_rx *rx,
+				       u32 psn, u16 psn_off, u8 mode, u32 job)
+{
+	struct rue_uet_dev *u = &rdev->uet;
+	u32 h = rue_tgt_hash(&rx->av.daddr, rx->spdcid);
+	struct rue_pdc *pdc;
+
+	spin_lock_bh(&u->lock);
+	hash_for_each_possible(u->tgt, pdc, tgt_node, h)
+		if (pdc->rid == rx->spdcid &&
+		    ipv6_addr_equal(&pdc->av.daddr, &rx->av.daddr)) {
+			refcount_inc(&pdc->ref);
+			goto out;
+		}
+	/* anyone can send SYNs: state for them is bounded */
+	if (u->nr_tgt >= READ_ONCE(uet_max_target_pdcs)) {
+		pdc = NULL;
+		goto out;
+	}
+	pdc = rue_pdc_alloc(rdev, RUE_PDC_TARGET, mode, job, &rx->av);
+	if (pdc) {
+		u->nr_tgt++;
+		pdc->rid = rx->spdcid;
+		pdc->rx_next = psn - psn_off;
+		hash_add(u->tgt, &pdc->tgt_node, h);
+		refcount_inc(&pdc->ref);
+		rue_pdc_publish(pdc);
+	}
+out:
+	spin_unlock_bh(&u->lock);
+	return pdc;
+}
+
+/* ------------------------------------------------------------------ */
+/* ACKs and NACKs                                                      */
+
+/* Bit i: PSN @base + i arrived; pdc->lock held. */
+static u64 rue_pdc_tgt_sack(const struct rue_pdc *pdc, u32 base)
+{
+	u64 bits = 0;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		s32 d = base + i - pdc->rx_next;
+
+		if (d < 0 || (d < RUE_PDC_WIN &&
+			      test_bit((base + i) % RUE_PDC_WIN, pdc->rx_bits)))
+			bits |= BIT_ULL(i);
+	}
+	return bits;
+}
+
+/*
+ * Send an ACK_CC for a target PDC, with an SES response @rsp, or for a
+ * READ request @read the response with its data, or the answer to a
+ * PROBE @probe; pdc->lock held.
+ */
+static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
+			    bool retx, const struct rue_ses_rsp *rsp,
+			    const struct rue_uet_rx *read,
+			    const struct rue_pds_ctrl *probe)
+{
+	struct rue_pds_ack_cc *cc;
+	struct sk_buff *skb;
+	u32 cack = pdc->rx_next - 1;
+	/* the SACK: from cack + 2 (cack + 1 is a hole, or next) */
+	u32 base = cack + 2;
+	u32 extra = sizeof(*rsp);
+	u16 off = psn - cack;
+	u8 flags = 0, next;
+	u64 state;
+
+	if (read)
+		extra = sizeof(struct rue_ses_rsp_data) +
+			min_t(u32, be32_to_cpu(read->ses->request_length),
+			      RUE_SES_PAYLEN_MASK);
+	skb = rue_xmit_alloc(pdc->rdev, sizeof(*cc) + extra, GFP_ATOMIC);
+	if (!skb)
+		return;
+	cc = skb_put_zero(skb, sizeof(*cc));
+	if (ecn)
+		flags |= RUE_PDS_ACK_M;
+	if (retx)
+		flags |= RUE_PDS_ACK_RETX;
+	if (probe) {
+		/* the base it asks for, if its bitmap can say anything */
+		u32 want = be32_to_cpu(probe->payload);
+		s32 d = want - cack;
+
+		if (d > -RUE_PDC_WIN && d < RUE_PDC_WIN)
+			base = want;
+		flags |= RUE_PDS_ACK_P;
+		off = be16_to_cpu(probe->probe_opaque);
+	}
+	next = rsp ? RUE_PDS_NEXT_RSP : RUE_PDS_NEXT_NONE;
+	cc->ack.ack_psn_offset = cpu_to_be16(off);
+	cc->ack.cack_psn = cpu_to_be32(cack);
+	cc->ack.spdcid = cpu_to_be16(pdc->lid);
+	cc->ack.dpdcid = cpu_to_be16(pdc->rid);
+	cc->sack_psn_offset = cpu_to_be16((u16)(base - cack));
+	cc->sack_bitmap = cpu_to_be64(rue_pdc_tgt_sack(pdc, base));
+	cc->mpr = 8;
+	state = ((u64)(pdc->rcvd_bytes & RUE_NSCC_RCVD_BYTES_MASK) <<
+		 RUE_NSCC_RCVD_BYTES_SHIFT) | (pdc->ooo & 0xffff);
+	cc->cc_state = cpu_to_be64(state);
+	if (read)
+		next = pdc->rdev->uet.up->read(pdc->rdev, pdc->job, read, skb);
+	else if (rsp)
+		skb_put_data(skb, rsp, sizeof(*rsp));
+	cc->ack.prologue = rue_pds_prologue(RUE_PDS_ACK_CC, next, flags);
+	pdc->ack_bytes = 0;
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ACKS_SENT);
+	if (next == RUE_PDS_NEXT_RSP)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SES_ERRORS_SENT);
+	rue_pds_xmit(pdc, skb, psn, false);
+}
+
+static void rue_pds_nack_send(struct rue_dev *rdev, const struct rue_uet_rx *rx,
+			      struct rue_pdc *pdc, u32 psn, u8 code)
+{
+	struct rue_pds_nack *n;
+	struct sk_buff *skb;
+
+	rue_stat_inc(rdev, RUE_STAT_UET_NACKS_SENT);
+	skb = rue_xmit_alloc(rdev, sizeof(*n), GFP_ATOMIC);
+	if (!skb)
+		return;
+	n = skb_put_zero(skb, sizeof(*n));
+	n->prologue = rue_pds_prologue(RUE_PDS_NACK, 0, 0);
+	n->nack_code = code;
+	n->nack_psn = cpu_to_be32(psn);
+	n->spdcid = cpu_to_be16(pdc ? pdc->lid : 0);
+	n->dpdcid = cpu_to_be16(rx->spdcid);
+	/* no PDC to carry it: answer along the request's own path */
+	rue_xmit_uet(rdev, &rx->av, NULL, rx->sport, skb, rx->av.tclass);
+}
+
+/* ------------------------------------------------------------------ */
+/* Requests, CLOSE and PROBE                                           */
+
+/*
+ * Whether a request or CLOSE @d past rx_next is new and within what a
+ * target takes.  If not it was dealt with: a duplicate is acknowledged
+ * again (a READ's data sent again), anything else dropped or NACKed.
+ */
+static bool rue_pdc_tgt_admit(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
+			      u32 psn, s32 d, const struct rue_uet_rx *read)
+{
+	if (d < 0 || (d < RUE_PDC_WIN &&
+		      test_bit(psn % RUE_PDC_WIN, pdc->rx_bits))) {
+		/* a duplicate: delivered once already, say so again */
+		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DUP_REQUESTS);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, true, NULL, read, NULL);
+		return false;
+	}
+	if (d >= RUE_PDC_WIN) {
+		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
+		rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
+				  RUE_NACK_PSN_OOR_WINDOW);
+		return false;
+	}
+	if (pdc->mode == RUE_UET_MODE_ROD && d > 0) {
+		/*
+		 * ROD delivers in order only: drop, and name the hole once
+		 * (3.5.11); if the resend is lost too, the RTO resends.
+		 */
+		rue_stat_inc(pdc->rdev, RUE_STAT_RX_DROP_SEQ);
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ROD_OOO_DROPS);
+		if (!pdc->nak_valid || pdc->nak_psn != pdc->rx_next) {
+			pdc->nak_valid = true;
+			pdc->nak_psn = pdc->rx_next;
+			rue_pds_nack_send(pdc->rdev, rx, pdc, pdc->rx_next,
+					  RUE_NACK_ROD_OOO);
+		}
+		return false;
+	}
+	return true;
+}
+
+/*
+ * @psn (@d past rx_next, @paylen bytes) arrived: rx_next moves past what
+ * is in order, and ACK coalescing counts it.  Whether an ACK is due now.
+ */
+static bool rue_pdc_tgt_track(struct rue_pdc *pdc, u32 psn, s32 d, u32 paylen)
+{
+	bool ack = false;
+
+	__set_bit(psn % RUE_PDC_WIN, pdc->rx_bits);
+	pdc->rcvd_bytes += paylen;
+	if (d > 0) {
+		pdc->ooo++;
+		ack = true;
+	}
+	while (test_bit(pdc->rx_next % RUE_PDC_WIN, pdc->rx_bits)) {
+		__clear_bit(pdc->rx_next % RUE_PDC_WIN, pdc->rx_bits);
+		pdc->rx_next++;
+	}
+	pdc->ack_bytes += max_t(u32, paylen, RUE_ACK_MIN_ADD);
+	return ack || pdc->ack_bytes >= RUE_ACK_TRIGGER;
+}
+
+/*
+ * A request or CLOSE for a target PDC: track its PSN, deliver it once,
+ * acknowledge.  pdc->lock held.
+ */
+static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
+			    u32 psn, u8 flags, bool close)
+{
+	s32 d = psn - pdc->rx_next;
+	const struct rue_ses_rsp *rsp = NULL;
+	const struct rue_uet_rx *read = NULL;
+	struct rue_ses_rsp r;
+	bool ack = flags & (RUE_PDS_REQ_AR | RUE_PDS_REQ_SYN);
+	int ret;
+
+	/* a READ is answered, with its data, every time it comes */
+	if (!close && (rx->ses->opcode & 0x3f) == RUE_SES_READ)
+		read = rx;
+	pdc->last_rx = jiffies;
+	if (!rue_pdc_tgt_admit(pdc, rx, psn, d, read))
+		return;
+	if (close) {
+		if (d > 0)
+			return;	/* requests before it are missing */
+	} else if (read) {
+		ack = true;	/* the response is the ACK */
+	} else {
+		ret = pdc->rdev->uet.up->deliver(pdc->rdev, pdc->job, pdc->ses,
+						 rx, &r);
+		if (ret < 0) {
+			rue_uet_stat_inc(pdc->rdev, RUE_USTAT_RNR_NACKS);
+			rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
+					  RUE_NACK_NO_SES_MSG_AVAIL);
+			return;
+		}
+		if (ret != RUE_SES_RC_OK) {
+			rsp = &r;
+			ack = true;
+		}
+	}
+	if (rue_pdc_tgt_track(pdc, psn, d, rx->paylen))
+		ack = true;
+	if (ack || rx->ce || close)
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, rsp, read, NULL);
+}
+
+/**
+ * rue_pds_tgt_rcv_req() - a RUD or ROD request, for a target PDC
+ * @rdev: the device
+ * @rx: the packet, data at the PDS header
+ *
+ * Bottom halves disabled, under rcu_read_lock().
+ */
+void rue_pds_tgt_rcv_req(struct rue_dev *rdev, struct rue_uet_rx *rx)
+{
+	const struct rue_pds_req *h = (const void *)rx->skb->data;
+	u8 type = rue_pds_type(h->prologue);
+	u8 flags = rue_pds_flags(h->prologue);
+	u8 mode = type == RUE_PDS_ROD_REQ ? RUE_UET_MODE_ROD : RUE_UET_MODE_RUD;
+	u32 psn = be32_to_cpu(h->psn);
+	struct rue_pdc *pdc;
+
+	if (rue_pds_next(h->prologue) != RUE_PDS_NEXT_REQ_STD ||
+	    !rue_pds_pull(rx->skb, sizeof(*h) + sizeof(struct rue_ses_std))) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
+	/* the pull may have moved the data */
+	h = (const void *)rx->skb->data;
+	rx->ses = (const void *)(rx->skb->data + sizeof(*h));
+	rx->pay_off = sizeof(*h) + sizeof(struct rue_ses_std);
+	rx->paylen = rx->skb->len - rx->pay_off;
+
+	if (flags & RUE_PDS_REQ_SYN)
+		pdc = rue_pdc_tgt_syn(rdev, rx, psn,
+				      be16_to_cpu(h->dpdcid) & RUE_PDS_SYN_PSN_OFFSET,
+				      mode, be32_to_cpu(rx->ses->ri_job) &
+					    RUE_SES_JOB_MASK);
+	else
+		pdc = rue_pdc_lookup(rdev, be16_to_cpu(h->dpdcid),
+				     RUE_PDC_TARGET, rx);
+	if (!pdc) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		rue_pds_nack_send(rdev, rx, NULL, psn,
+				  flags & RUE_PDS_REQ_SYN ? RUE_NACK_NO_PDC_AVAIL :
+							    RUE_NACK_INV_DPDCID);
+		return;
+	}
+	spin_lock_bh(&pdc->lock);
+	if (pdc->dead) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+	} else if (pdc->mode != mode) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		rue_pds_nack_send(rdev, rx, pdc, psn,
+				  RUE_NACK_PDC_MODE_MISMATCH);
+	} else {
+		rue_pdc_tgt_rcv(pdc, rx, psn, flags, false);
+	}
+	spin_unlock_bh(&pdc->lock);
+	rue_pdc_put(pdc);
+}
+
+/**
+ * rue_pds_tgt_rcv_ctrl() - a CTRL packet (CLOSE, PROBE), for a target PDC
+ * @rdev: the device
+ * @rx: the packet, data at the PDS header
+ *
+ * Bottom halves disabled, under rcu_read_lock().
+ */
+void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
+{
+	const struct rue_pds_ctrl *c;
+	struct rue_pdc *pdc;
+	bool closed = false;
+	u8 type;
+	u32 psn;
+
+	if (!rue_pds_pull(rx->skb, sizeof(*c))) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
+	c = (const void *)rx->skb->data;
+	psn = be32_to_cpu(c->psn);
+	type = rue_pds_next(c->prologue);
+	if (type != RUE_PDS_CTL_CLOSE && type != RUE_PDS_CTL_PROBE) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
+	pdc = rue_pdc_lookup(rdev, be16_to_cpu(c->dpdcid), RUE_PDC_TARGET, rx);
+	if (!pdc) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		rue_pds_nack_send(rdev, rx, NULL, psn, RUE_NACK_INV_DPDCID);
+		return;
+	}
+	rx->paylen = 0;
+	spin_lock_bh(&pdc->lock);
+	if (pdc->dead) {
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+	} else if (type == RUE_PDS_CTL_PROBE) {
+		/* no PSN: answered at once, whatever it names */
+		pdc->last_rx = jiffies;
+		rue_uet_stat_inc(rdev, RUE_USTAT_TLP_PROBES_RCVD);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, NULL, NULL, c);
+	} else {
+		rue_pdc_tgt_rcv(pdc, rx, psn, rue_pds_flags(c->prologue), true);
+		closed = !pdc->dead && pdc->rx_next == psn + 1;
+	}
+	spin_unlock_bh(&pdc->lock);
+	if (closed)
+		rue_pdc_tgt_free(pdc);
+	rue_pdc_put(pdc);
+}
+
+/* ------------------------------------------------------------------ */
+/* The reaper                                                          */
+
+/* Close target PDCs that have been idle for RUE_PDC_IDLE. */
+static void rue_pds_reap(struct work_struct *work)
+{
+	struct rue_uet_dev *u = container_of(to_delayed_work(work),
+					     struct rue_uet_dev, reaper);
+	struct rue_pdc *pdc, *next;
+	struct hlist_node *tmp;
+	LIST_HEAD(idle);
+	int bkt;
+
+	/* out of the table under its lock: rue_pdc_tgt_free() then backs off */
+	spin_lock_bh(&u->lock);
+	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node)
+		if (time_after(jiffies, READ_ONCE(pdc->last_rx) + RUE_PDC_IDLE)) {
+			hash_del(&pdc->tgt_node);
+			u->nr_tgt--;
+			list_add(&pdc->gc_node, &idle);
+		}
+	spin_unlock_bh(&u->lock);
+	list_for_each_entry_safe(pdc, next, &idle, gc_node) {
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
+		rue_pdc_tgt_close(pdc);
+	}
+	schedule_delayed_work(&u->reaper, RUE_PDC_IDLE);
+}
+
+/**
+ * rue_pds_tgt_start() - the reaper of a device's idle target PDCs
+ * @rdev: the device, its table initialized
+ */
+void rue_pds_tgt_start(struct rue_dev *rdev)
+{
+	INIT_DELAYED_WORK(&rdev->uet.reaper, rue_pds_reap);
+	schedule_delayed_work(&rdev->uet.reaper, RUE_PDC_IDLE);
+}
+
+/**
+ * rue_pds_tgt_stop() - stop the reaper and close every target PDC
+ * @rdev: the device, every QP gone
+ */
+void rue_pds_tgt_stop(struct rue_dev *rdev)
+{
+	struct rue_uet_dev *u = &rdev->uet;
+	struct hlist_node *tmp;
+	struct rue_pdc *pdc;
+	int bkt;
+
+	cancel_delayed_work_sync(&u->reaper);
+	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
+		hash_del(&pdc->tgt_node);
+		u->nr_tgt--;
+		rue_pdc_tgt_close(pdc);
+	}
+}

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UET SES, initiator side (UE 1.0.1 section 3.4): send WQEs into request
+ * packets, and their completions.
+ *
+ * A WQE is one message of one or more packets, each carrying the
+ * standard SES request header (3.4.7.1): SOM on the first packet, which
+ * also carries the 64-bit header data (immediate) when there is one; on
+ * the others, payload_length and message_offset in its place;
+ * request_length, message_id, job and target on all of them, so that a
+ * target can place any packet of a message in whatever order they come
+ * (RUD).  A READ is split into requests of one packet's data each, every
+ * one its own message, answered with its data in the ACK.  A send WQE
+ * completes when every packet of it is acknowledged; an SES response in
+ * an ACK fails it with the status its return code maps to.
+ *
+ * Message IDs are numbered per PDC, in SES's state of the initiator PDC:
+ * a target tells messages apart by PDC and message_id.  All of it under
+ * the QP's req.lock.
+ */
+#include <linux/ipv6.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <rdma/rue-abi.h>
+
+#include "pds.h"
+#include "pds_ini.h"
+#include "ses_ini.h"
+#include "uet.h"
+#include "uet_stats.h"
+#include "core/device.h"
+#include "core/qp.h"
+#include "core/sgl.h"
+#include "core/sq.h"
+#include "net/xmit.h"
+
+/* SES's state of an initiator PDC (rue_pdc_ses()). */
+struct rue_ses_ini_pdc {
+	u16 next_msg;			/* the next message_id */
+};
+
+/**
+ * rue_ses_ini_pdc_open() - SES's state of a new initiator PDC
+ *
+ * Return: it, or NULL (no memory).  Freed with kfree().
+ */
+void *rue_ses_ini_pdc_open(void)
+{
+	return kzalloc(sizeof(struct rue_ses_ini_pdc), GFP_ATOMIC);
+}
+
+static u32 rue_ses_max_payload(const struct rue_qp *qp)
+{
+	u32 mtu = READ_ONCE(qp->rdev->ndev->mtu);
+	u32 hdrs = sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
+		   sizeof(struct rue_pds_req) + sizeof(struct rue_ses_std);
+
+	if (mtu < hdrs + 256)
+		return 256;
+	return min_t(u32, rounddown(mtu - hdrs, 64), RUE_SES_PAYLEN_MASK);
+}
+
+static u8 rue_ses_opcode(u8 wr)
+{
+	switch (wr) {
+	case RUE_WR_RDMA_WRITE:
+	case RUE_WR_RDMA_WRITE_WITH_IMM:
+		return RUE_SES_WRITE;
+	case RUE_WR_RDMA_READ:
+		return RUE_SES_READ;
+	default:
+		return RUE_SES_SEND;
+	}
+}
+
+static bool rue_ses_has_hd(u8 wr)
+{
+	return wr == RUE_WR_RDMA_WRITE_WITH_IMM || wr == RUE_WR_SEND_WITH_IMM;
+}
+
+/*
+ * A READ request for tx->len bytes at tx->off of the WQE's remote buffer.
+ * Each is a message of its own (SOM and EOM), asking for at most one
+ * packet of data, which comes back in the ACK (rue_ses_read_respond()):
+ * a lost response is asked for again like any lost request, and reading
+ * twice is harmless.
+ */
+static struct sk_buff *rue_ses_build_read(struct rue_qp *qp,
+					  struct rue_pdc *pdc,
+					  const struct rue_pds_tx *tx, u32 psn,
+					  bool retx)
+{
+	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	struct rue_ses_std *ses;
+	struct sk_buff *skb;
+
+	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
+			     sizeof(*ses), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
+			 true, retx);
+	ses = skb_put_zero(skb, sizeof(*ses));
+	ses->opcode = RUE_SES_READ;
+	ses->flags = RUE_SES_F_SOM | RUE_SES_F_EOM;
+	ses->message_id = cpu_to_be16(tx->msg_id);
+	ses->ri_job = cpu_to_be32(qp->uet.job);
+	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
+	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
+	ses->initiator = cpu_to_be32(qp->uet.addr);
+	ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr + tx->off);
+	ses->memory_key = cpu_to_be64(w->sqe.rkey);
+	ses->request_length = cpu_to_be32(tx->len);
+	return skb;
+}
+
+/*
+ * Place the data of a READ response (RSP_DATA @rsp, data at @off in the
+ * ACK @skb) for the READ request @tx: the status the request ends with.
+ */
+static u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
+			    const struct rue_ses_rsp_data *rsp,
+			    const struct sk_buff *skb, u32 off)
+{
+	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	u32 len = be16_to_cpu(rsp->payload_length) & RUE_SES_PAYLEN_MASK;
+
+	if (len != tx->len || be32_to_cpu(rsp->message_offset) ||
+	    skb->len < off + len)
+		return IB_WC_BAD_RESP_ERR;
+	if (rue_sgl_from_skb(w->sg, w->num_sge, tx->off, skb, off, len))
+		return IB_WC_LOC_PROT_ERR;
+	return IB_WC_SUCCESS;
+}
+
+/* The completion status of a request the target answered with @rc. */
+static u8 rue_ses_rc_to_wc(u8 rc)
+{
+	switch (rc) {
+	case RUE_SES_RC_OK:
+		return IB_WC_SUCCESS;
+	case RUE_SES_RC_BAD_PID:
+	case RUE_SES_RC_BAD_INDEX:
+	case RUE_SES_RC_UNSUPPORTED_OP:
+	case RUE_SES_RC_TOO_LONG:
+		return IB_WC_REM_INV_REQ_ERR;
+	default:
+		return IB_WC_REM_ACCESS_ERR;
+	}
+}
+
+/*
+ * The answer upcall (pds.h): an ACK carried an SES response.  Every error the
+ * target sent is counted; data is placed only for a READ still waiting.
+ */
+u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
+		  const struct rue_pds_rsp *r)
+{
+	u8 rc;
+
+	if (r->rsp) {
+		rc = r->rsp->rc & 0x3f;
+		if (rc != RUE_SES_RC_OK)
+			rue_uet_stat_inc(qp->rdev, RUE_USTAT_SES_ERRORS_RCVD);
+		return rue_ses_rc_to_wc(rc);
+	}
+	if (!tx)
+		return IB_WC_SUCCESS;
+	return rue_ses_read_data(qp, tx, r->rd, r->skb, r->off);
+}
+
+/*
+ * One request packet of a WQE (req.lock held): @tx says which, @pdc is
+ * the QP's PDC to the WQE's peer; @ar asks for an ACK, @retx says it was
+ * sent before.  The packet, PDS header first, or NULL (no memory: the
+ * RTO tries again).
+ */
+static struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
+				     const struct rue_pds_tx *tx, u32 psn,
+				     bool ar, bool retx)
+{
+	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	u8 op = w->sqe.opcode;
+	struct rue_ses_std *ses;
+	struct sk_buff *skb;
+	u8 flags = tx->ses_flags;
+
+	if (tx->read)
+		return rue_ses_build_read(qp, pdc, tx, psn, retx);
+	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
+			     sizeof(*ses) + tx->len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
+			 ar, retx);
+	ses = skb_put_zero(skb, sizeof(*ses));
+	ses->opcode = rue_ses_opcode(op);
+	ses->message_id = cpu_to_be16(tx->msg_id);
+	ses->ri_job = cpu_to_be32(qp->uet.job);
+	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
+	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
+	ses->initiator = cpu_to_be32(qp->uet.addr);
+	if (ses->opcode == RUE_SES_WRITE) {
+		ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr);
+		ses->memory_key = cpu_to_be64(w->sqe.rkey);
+	}
+	if (flags & RUE_SES_F_SOM) {
+		if (rue_ses_has_hd(op)) {
+			flags |= RUE_SES_F_HD;
+			ses->header_data = cpu_to_be64(w->sqe.imm);
+		}
+	} else {
+		ses->payload_length = cpu_to_be16(tx->len);
+		ses->message_offset = cpu_to_be32(tx->off);
+	}
+	ses->flags = flags;
+	ses->request_length = cpu_to_be32(w->sqe.length);
+
+	if (w->sqe.flags & RUE_SQE_INLINE) {
+		skb_put_data(skb, w->inline_data + tx->off, tx->len);
+	} else if (tx->len && rue_sgl_to_skb(w->sg, w->num_sge, tx->off,
+					     tx->len, skb, false)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/* The rebuild upcall (pds.h): a request again, for a resend. */
+struct sk_buff *rue_ses_rebuild(struct rue_qp *qp, struct rue_pdc *pdc,
+				const struct rue_pds_tx *tx, u32 psn)
+{
+	return rue_ses_build(qp, pdc, tx, psn, true, true);
+}
+
+/* The done upcall (pds.h): a packet of a WQE was acknowledged, or failed. */
+void rue_ses_done(struct rue_qp *qp, const struct rue_pds_tx *tx,
+		  u8 status)
+{
+	struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+
+	if (status != IB_WC_SUCCESS && w->status == IB_WC_SUCCESS)
+		w->status = status;
+	if (!WARN_ON_ONCE(!w->uet_left))
+		w->uet_left--;
+	if (!w->uet_left && w->sent)
+		w->done = 1;
+}
+
+/* New packets of the WQEs at req.cur; req.lock held. */
+static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
+			  int budget)
+{
+	struct rue_req *req = &qp->req;
+	u32 max = rue_ses_max_payload(qp);
+	int n = 0;
+
+	while (n < budget && qp->state == IB_QPS_RTS &&
+	       (req->cur != req->head || rue_sq_fetch(qp))) {
+		struct rue_swqe *w = rue_swqe(qp, req->cur);
+		struct rue_pds_tx *tx;
+		struct rue_ses_ini_pdc *s;
+		struct rue_pdc *pdc;
+		struct sk_buff *skb;
+		u32 psn, len, charge;
+		bool last;
+
+		if (w->done || (w->status != IB_WC_SUCCESS && req->cur_off)) {
+			/* failed: send no more of it */
+			w->sent = 1;
+			if (!w->uet_left)
+				w->done = 1;
+			req->cur++;
+			req->cur_off = 0;
+			continue;
+		}
+		len = min(w->sqe.length - req->cur_off, max);
+		/* a READ request is small; its response comes back */
+		charge = w->sqe.opcode == RUE_WR_RDMA_READ ? 64 : max(len, 64U);
+		pdc = rue_pdc_find(qp, &w->av, max);
+		if (!pdc || !rue_pdc_room(pdc, charge))
+			break;	/* an ACK or the RTO kicks us */
+
+		last = req->cur_off + len == w->sqe.length;
+		tx = rue_pdc_take_psn(pdc, charge, &psn);
+		tx->wqe = req->cur;
+		tx->off = req->cur_off;
+		tx->len = len;
+		s = rue_pdc_ses(pdc);
+		if (!req->cur_off)
+			w->uet_msg = s->next_msg++;
+		tx->msg_id = w->uet_msg;
+		tx->ses_flags = (req->cur_off ? 0 : RUE_SES_F_SOM) |
+				(last ? RUE_SES_F_EOM : 0);
+		tx->read = w->sqe.opcode == RUE_WR_RDMA_READ;
+		w->uet_left++;
+
+		/* AR: at the end of a message, or with the window filling */
+		skb = rue_ses_build(qp, pdc, tx, psn,
+				    last || rue_pdc_filling(pdc), false);
+		if (skb)
+			rue_pds_queue(out, skb, pdc, psn);
+		n++;
+		req->cur_off += len;
+		if (last) {
+			w->sent = 1;
+			req->cur++;
+			req->cur_off = 0;
+		}
+	}
+	return n;
+}
+
+/* The transport's tx (transport.h): resends first, then new packets. */
+int rue_ses_tx(struct rue_qp *qp, int budget)
+{
+	struct rue_req *req = &qp->req;
+	struct sk_buff_head out;
+	int n = 0;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&req->lock);
+	if (qp->state == IB_QPS_RTS) {
+		/* what was lost first, then what is new */
+		n = rue_pds_qp_resend(qp, &out, budget);
+		n += rue_ses_tx_new(qp, &out, budget - n);
+	}
+	rue_sq_retire_all(qp);
+	spin_unlock_bh(&req->lock);
+
+	rue_pds_send_queued(&out);
+	return n;
+}

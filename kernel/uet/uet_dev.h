@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a device keeps for UET (struct rue_dev.uet): SES's endpoints and
+ * PDS's PDCs.  Data only: pds.c and ses.c set it up.
+ */
+#ifndef _RUE_UET_DEV_H
+#define _RUE_UET_DEV_H
+
+#include <linux/atomic.h>
+#include <linux/hashtable.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+struct rue_pds_upcalls;
+
+struct rue_uet_dev {
+	/* SES (ses.c) */
+	struct xarray eps;		/* UET QPs by PIDonFEP; RCU */
+	u32 pid_next;
+
+	/* PDS (pds.c) */
+	spinlock_t lock;		/* tgt hash, the list of PDCs */
+	struct xarray pdcs;		/* every PDC by its local PDCID; RCU */
+	DECLARE_HASHTABLE(tgt, 8);	/* target PDCs by peer and its PDCID */
+	struct delayed_work reaper;	/* closes idle target PDCs */
+	u32 nr_tgt;			/* target PDCs in tgt; lock */
+	atomic_t nr_alloc;		/* PDCs allocated and not yet freed */
+	const struct rue_pds_upcalls *up;	/* SES, from rue_pds_dev_init() */
+};
+
+#endif /* _RUE_UET_DEV_H */
