@@ -50,23 +50,67 @@ tap_skip() {
 	echo "ok $_tap_n $_tap_name: $1 # SKIP ${2:-}"
 }
 
+# _descendants PID: every process below PID, each before its children.
+_descendants() {
+	local c
+	for c in $(ps -o pid= --ppid "$1"); do
+		echo "$c"
+		_descendants "$c"
+	done
+}
+
+# _watchdog FLAG LOG NAME: a case that runs longer than RUE_CASE_TIMEOUT
+# seconds (300) has hung.  Say where (the processes, the case's output so
+# far, blocked kernel tasks on the console), then end everything the
+# suite started so that the case returns and fails (FLAG removed) and
+# the suite goes on.  The watcher is not a child of this shell, so that
+# a case's own "wait" does not wait for it; run_test removes FLAG when
+# the case ends in time, which ends the watcher within a second.
+_watchdog() {
+	local flag=$1 log=$2 name=$3 secs=${RUE_CASE_TIMEOUT:-300} top=$$ n pids
+	( (
+		n=0
+		while [ -e "$flag" ] && [ $n -lt "$secs" ]; do
+			sleep 1; n=$((n + 1))
+		done
+		[ -e "$flag" ] || exit 0
+		rm -f "$flag"
+		{
+			echo "$name: still running after $secs s; processes:"
+			ps -e -o pid,ppid,stat,etime,wchan:24,args --forest
+			echo "its output so far:"
+			tail -n 20 "$log"
+		} | sed 's/^/# watchdog: /' >&2
+		[ -w /proc/sysrq-trigger ] && echo w >/proc/sysrq-trigger
+		pids=$(_descendants $top)
+		kill -TERM $pids 2>/dev/null
+		sleep 2
+		kill -KILL $pids 2>/dev/null
+	) & )
+}
+
 # run_test NAME CMD...: run CMD (usually a shell function, in this shell,
 # so that what it sets up stays for later cases) with its output captured;
 # pass on status 0, skip on 4, fail otherwise (showing the output).
 # RUE_TEST_ONLY=REGEX runs only the cases whose name matches (and "setup");
 # RUE_TEST_TIMING=1 prints how long each case took; RUE_TEST_VERBOSE=1
-# shows what passing cases printed too.
+# shows what passing cases printed too; a case still running after
+# RUE_CASE_TIMEOUT seconds (300) is ended and fails (_watchdog).
 run_test() {
-	local name=$1 out rc log start
+	local name=$1 out rc log start flag
 	shift
 	if [ -n "${RUE_TEST_ONLY:-}" ] && [ "$name" != setup ] &&
 	   ! grep -qE -- "$RUE_TEST_ONLY" <<<"$name"; then
 		return 0
 	fi
 	log=$(mktemp)
+	flag=$(mktemp)
+	_watchdog "$flag" "$log" "$name"
 	start=$(date +%s%N)
 	"$@" >"$log" 2>&1
 	rc=$?
+	[ -e "$flag" ] || rc=124
+	rm -f "$flag"
 	out=$(cat "$log")
 	rm -f "$log"
 	[ -n "${RUE_TEST_TIMING:-}" ] &&
