@@ -6,6 +6,7 @@
 #include <linux/module.h>
 
 #include "link.h"
+#include "core/mr.h"
 #include "core/netlink.h"
 #include "core/stats.h"
 #include "net/loop.h"
@@ -26,9 +27,15 @@ static int __init rue_init(void)
 	err = rue_job_selftest();
 	if (err)
 		return err;
-	err = rue_loop_init();
+	err = rue_mr_selftest();
 	if (err)
 		return err;
+	err = rue_mr_init();
+	if (err)
+		return err;
+	err = rue_loop_init();
+	if (err)
+		goto err_mr;
 	err = rue_net_init();
 	if (err)
 		goto err_loop;
@@ -49,6 +56,8 @@ err_net:
 	rue_net_exit();
 err_loop:
 	rue_loop_exit();
+err_mr:
+	rue_mr_exit();
 	return err;
 }
 
@@ -58,6 +67,8 @@ static void __exit rue_exit(void)
 	rue_netlink_exit();
 	rue_net_exit();
 	rue_loop_exit();
+	/* last: a QP's or an skb's last MR reference may have dropped late */
+	rue_mr_exit();
 	pr_info("rue unloaded\n");
 }
 

@@ -15,6 +15,7 @@
  * rue_mr_page(), which bounds-checks against the region.
  */
 #include <linux/highmem.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -38,11 +39,18 @@ static void rue_mr_release(struct work_struct *work)
 	kfree_rcu(mr, rcu);
 }
 
+/*
+ * Where releases that cannot run in place go.  The module's own, so that
+ * unloading waits for every one of them (rue_mr_exit()): one queued on a
+ * system workqueue could run after the module's code is gone.
+ */
+static struct workqueue_struct *rue_mr_wq;
+
 /* The last reference can drop in softirq: unpinning sleeps, so defer. */
 void rue_mr_put(struct rue_mr *mr)
 {
 	if (refcount_dec_and_test(&mr->refcnt))
-		queue_work(system_unbound_wq, &mr->release_work);
+		queue_work(rue_mr_wq, &mr->release_work);
 }
 
 bool rue_mr_in_range(const struct rue_mr *mr, u64 iova, u64 len)
@@ -106,7 +114,7 @@ err_put:
 static struct page *rue_mr_page(const struct rue_mr *mr, u64 iova,
 				unsigned int *off, unsigned int *avail)
 {
-	u64 pos;
+	u64 pos, left = PAGE_SIZE;
 	void *va;
 
 	switch (mr->type) {
@@ -125,6 +133,8 @@ static struct page *rue_mr_page(const struct rue_mr *mr, u64 iova,
 		if (unlikely(idx >= mr->npages))
 			return NULL;
 		va = (void *)(uintptr_t)(mr->addrs[idx] + (iova & (psize - 1)));
+		/* an MR page smaller than a CPU page ends before it */
+		left = psize - (iova & (psize - 1));
 		break;
 	}
 	case RUE_MR_DMA:
@@ -133,7 +143,7 @@ static struct page *rue_mr_page(const struct rue_mr *mr, u64 iova,
 		break;
 	}
 	*off = offset_in_page(va);
-	*avail = PAGE_SIZE - *off;
+	*avail = min_t(u64, PAGE_SIZE - *off, left);
 	return is_vmalloc_addr(va) ? vmalloc_to_page(va) : virt_to_page(va);
 }
 
@@ -558,6 +568,77 @@ static int rue_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	WRITE_ONCE(mr->state, RUE_MR_FREE);
 	rue_mr_put(mr);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Self-test                                                           */
+
+/*
+ * A fast-registration MR with pages smaller than the CPU's (a consumer's
+ * map_mr_sg() may pick any power of two): two 512-byte MR pages at
+ * unrelated places in two CPU pages.  A copy across the MR page boundary
+ * must continue at the second one, not run on in the first.
+ */
+static int rue_mr_test_small_pages(void)
+{
+	const u32 psize = 512, len = 2 * psize;
+	u8 *buf, *p0, *p1;
+	struct rue_mr mr = {
+		.type = RUE_MR_FRWR,
+		.page_shift = ilog2(psize),
+		.iova = 0x10000,
+		.length = len,
+		.npages = 2,
+	};
+	u64 addrs[2];
+	int err = -ENOMEM;
+	u32 i;
+
+	buf = kmalloc(len, GFP_KERNEL);
+	p0 = (u8 *)__get_free_page(GFP_KERNEL | __GFP_ZERO);
+	p1 = (u8 *)__get_free_page(GFP_KERNEL | __GFP_ZERO);
+	if (!buf || !p0 || !p1)
+		goto out;
+	for (i = 0; i < len; i++)
+		buf[i] = i % 251 + 1;
+	addrs[0] = (uintptr_t)p0;
+	addrs[1] = (uintptr_t)p1 + 3 * psize;
+	mr.addrs = addrs;
+	err = rue_mr_copy_from_buf(&mr, mr.iova, buf, len);
+	if (!err && (memcmp(p0, buf, psize) || p0[psize] ||
+		     memcmp(p1 + 3 * psize, buf + psize, psize)))
+		err = -ENOTRECOVERABLE;
+out:
+	free_page((unsigned long)p1);
+	free_page((unsigned long)p0);
+	kfree(buf);
+	return err;
+}
+
+int rue_mr_init(void)
+{
+	rue_mr_wq = alloc_workqueue("rue_mr", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return rue_mr_wq ? 0 : -ENOMEM;
+}
+
+/* After every device is gone: wait for the last releases. */
+void rue_mr_exit(void)
+{
+	destroy_workqueue(rue_mr_wq);
+}
+
+/**
+ * rue_mr_selftest() - how regions are walked, at module load
+ *
+ * Return: 0, -ENOMEM, or -ENOTRECOVERABLE when a walk is wrong.
+ */
+int rue_mr_selftest(void)
+{
+	int err = rue_mr_test_small_pages();
+
+	if (err)
+		pr_err("memory region self-test failed: %d\n", err);
+	return err;
 }
 
 static const struct ib_device_ops rue_mr_ops = {

@@ -92,5 +92,8 @@ int rue_mr_invalidate(struct rue_dev *rdev, u32 key, struct ib_pd *pd,
 		      bool remote);
 
 void rue_mr_set_ops(struct ib_device *ibdev);
+int rue_mr_selftest(void);
+int rue_mr_init(void);
+void rue_mr_exit(void);
 
 #endif /* _RUE_MR_H */

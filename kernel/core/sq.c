@@ -23,13 +23,22 @@
 #include "sq.h"
 #include "transport.h"
 
-/* The producer index, or the tail when it cannot be believed. */
+/*
+ * The producer index, if it can be believed.  User space owns it and may
+ * write anything there at any time: it must lie between what was fetched
+ * (head) and a full ring (tail + nslots), in wrap-safe arithmetic.  One
+ * that moved backwards would have the fetch loop run until head wraps
+ * around to it (2^32 steps under req.lock), fetching over WQEs still in
+ * flight.
+ */
 static bool rue_sq_prod(struct rue_qp *qp, u32 *prod)
 {
+	const struct rue_req *req = &qp->req;
 	/* pairs with the producer's release: the WQE before the index */
-	u32 p = smp_load_acquire(&qp->req.ring.hdr->prod);
+	u32 p = smp_load_acquire(&req->ring.hdr->prod);
+	u32 room = req->ring.nslots - (req->head - req->tail);
 
-	if (unlikely(p - qp->req.tail > qp->req.ring.nslots))
+	if (unlikely(p - req->head > room))
 		return false;
 	*prod = p;
 	return true;
