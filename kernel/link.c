@@ -58,13 +58,18 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&rdev->qps);
 	xa_destroy(&rdev->mrs);
 	xa_destroy(&rdev->ahs);
+	/*
+	 * Whatever still runs counts what it does: UET's target PDCs and
+	 * their reaper (one SYN from anyone creates them), the PFC backlog's
+	 * work, the device's work.  Stop them all before the counters go.
+	 */
+	rue_uet_dev_free(rdev);
+	rue_pfc_free(rdev);
 	if (rdev->wq)
 		destroy_workqueue(rdev->wq);
 	free_percpu(rdev->stats);
 	free_percpu(rdev->uet_stats);
-	rue_pfc_free(rdev);
 	rue_cc_dev_free(rdev);
-	rue_uet_dev_free(rdev);
 	rue_jobs_destroy(&rdev->jobs);
 	put_user_ns(rdev->user_ns);
 	netdev_put(rdev->ndev, &rdev->ndev_tracker);
