@@ -101,14 +101,36 @@ t_verbs() {
 	[ $rc = 0 ] && echo "$out" | grep -q "^ok"
 }
 
+# Packets every CPU's input backlog dropped (/proc/net/softnet_stat, the
+# second column, hex): where a veth peer's receive overflows.
+backlog_drops() {
+	local n=0 d
+	while read -r _ d _; do
+		n=$((n + 16#$d))
+	done </proc/net/softnet_stat
+	echo $n
+}
+
+# Nothing bad counted on rue.  Its transmit drops are the one exception
+# it cannot prevent: a veth hands each packet to its peer's per-CPU input
+# backlog (netdev_max_backlog), and when that is full the packet is
+# dropped and veth_xmit() says NET_XMIT_DROP (6.1), which rue counts as
+# tx_drops.  rxe's own ACKs meet the same ("rdma_rxe: Failed sending
+# ACK"), and RC recovers by retransmission.  rue's bound on what it has
+# in the stack counts socket memory, which the veth releases at that
+# hand-over, so the backlog is outside it (issue 17).  Every transmit
+# drop must therefore be one the kernel counted in a backlog; any other
+# fails.
 t_counters() {
-	local c bad=0
-	for c in rx_drop_bad_header rx_drop_icrc rx_drop_opcode tx_drops \
+	local c bad=0 tx backlog
+	for c in rx_drop_bad_header rx_drop_icrc rx_drop_opcode \
 		 retry_exceeded cq_overflows; do
 		[ "$(rue_stat ri1 $c)" = 0 ] || { echo "ri1 $c = $(rue_stat ri1 $c)"; bad=1; }
 	done
-	# A failure once showed tx_drops = 1 and nothing else: the other
-	# counters (the per-priority discards) say which traffic it was.
+	tx=$(rue_stat ri1 tx_drops)
+	backlog=$(($(backlog_drops) - backlog_before))
+	echo "tx_drops $tx, input backlog drops $backlog (every CPU, both drivers)"
+	[ "$tx" -le "$backlog" ] || { echo "ri1 tx_drops $tx not all in a backlog"; bad=1; }
 	if [ $bad = 1 ]; then
 		echo "nonzero on ri1:"
 		rdma statistic show link ri1/1 | tr ' ' '\n' | paste - - |
@@ -119,6 +141,7 @@ t_counters() {
 
 tap_init
 run_test "setup" t_setup
+backlog_before=$(backlog_drops)
 for dir in rxe-rue rue-rxe; do
 	run_test "ibv_rc_pingpong, data checked ($dir)" pingpong $dir ibv_rc_pingpong 4000
 	run_test "ibv_rc_pingpong over IPv6 ($dir)" pingpong6 $dir
@@ -138,5 +161,5 @@ for dir in rxe-rue rue-rxe; do
 done
 run_test "verbs cases, rxe0 as device A" t_verbs rxe0 ri1 10.13.0.1 10.13.0.2 fd00:13::1 fd00:13::2
 run_test "verbs cases, rue as device A" t_verbs ri1 rxe0 10.13.0.2 10.13.0.1 fd00:13::2 fd00:13::1
-run_test "no drops, bad packets or errors counted on rue" t_counters
+run_test "no bad packets or errors counted on rue; transmit drops only where a backlog overflowed" t_counters
 tap_done
