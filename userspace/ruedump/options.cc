@@ -52,12 +52,7 @@ Selection SelectionOf(const std::string& word) {
 void Describe(CLI::App* app, Options* o) {
   cli11::SetSynopsis(app, kSynopsis);
   app->footer(kFooter);
-  // As getopt_long did: a repeated option's last value counts; a flag
-  // takes no value.
-  app->option_defaults()
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
-      ->disable_flag_override();
-  app->allow_extras();
+  cli11::LikeGetopt(app);
   app->set_version_flag("-V,--version", "", "the version");
   app->add_flag("-j,--json", o->json, "one JSON object per packet (JSON lines)");
   app->add_flag("-x,--hex", o->hex, "add a hex dump of each packet");

@@ -18,4 +18,11 @@ void SetSynopsis(CLI::App* app, std::string synopsis) {
   app->formatter(std::make_shared<SynopsisFormatter>(std::move(synopsis)));
 }
 
+void LikeGetopt(CLI::App* app) {
+  app->option_defaults()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+      ->disable_flag_override();
+  app->allow_extras();
+}
+
 }  // namespace rue::cli11

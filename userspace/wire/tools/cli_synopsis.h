@@ -30,6 +30,11 @@ class SynopsisFormatter : public CLI::Formatter {
 // Gives app (not the subcommands it already has) a SynopsisFormatter.
 void SetSynopsis(CLI::App* app, std::string synopsis);
 
+// What the tools' getopt_long parsers did, for the options app adds from
+// now on: a repeated option's last value counts, a flag takes no value,
+// and words CLI11 does not know are left for the tool to report.
+void LikeGetopt(CLI::App* app);
+
 }  // namespace rue::cli11
 
 #endif  // RUE_WIRE_TOOLS_CLI_SYNOPSIS_H_

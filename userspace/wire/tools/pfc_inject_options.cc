@@ -191,12 +191,7 @@ void AddSending(CLI::App* app, Options* o, const std::string& group) {
 void Describe(CLI::App* app, Options* o) {
   cli11::SetSynopsis(app, kSynopsis);
   app->footer(kFooter);
-  // As getopt_long did: a repeated option's last value counts; a flag
-  // takes no value.  Unknown words are ours to report (Check()).
-  app->option_defaults()
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
-      ->disable_flag_override();
-  app->allow_extras();
+  cli11::LikeGetopt(app);  // unknown words: Check() reports them
 
   const std::string frame = "Frame";
   app->add_option("-i,--interface", o->interface,
