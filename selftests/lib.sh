@@ -302,11 +302,44 @@ in_ns() {
 	if [ "$ns" = - ]; then "$@"; else ip netns exec "$ns" "$@"; fi
 }
 
+# cm_waiting PID...: one of these processes has come back from
+# rdma_listen() and waits for rdma_cm events: one of its threads sleeps
+# in rdma_cm's event read (a write() whose kernel wait is in
+# ucma_get_event) and no other thread runs or is in another write().
+# perftest and ucmatose wait for events in the thread that listened;
+# rping has a thread waiting before it listens, and then waits on a
+# semaphore (a futex) in the one that did.
+cm_waiting() {
+	local p t nr wc waiting
+	for p in "$@"; do
+		waiting=0
+		for t in /proc/"$p"/task/*; do
+			read -r nr _ <"$t/syscall" 2>/dev/null || continue 2
+			wc=$(cat "$t/wchan" 2>/dev/null)
+			if [ "$wc" = ucma_get_event ]; then
+				waiting=1
+			elif [ "$nr" = running ] || [ "$nr" = 1 ]; then
+				continue 2
+			fi
+		done
+		[ $waiting = 1 ] && return 0
+	done
+	return 1
+}
+
 # listening NS PORT: a process in namespace NS listens on PORT, over TCP
-# (perftest's and the pingpongs' exchange) or rdma_cm.
+# (perftest's and the pingpongs' exchange) or rdma_cm.  An rdma_cm
+# listener shows LISTEN (rdma resource) before the IB CM listens on its
+# service ID (rdma_listen() sets the state first, cma_ib_listen() comes
+# after, per device for a wildcard address): a client let in then is
+# rejected (reason 8, invalid service ID).  So the server must also have
+# come back from rdma_listen() and be waiting for events.
 listening() {
-	in_ns "$1" ss -Hltn "sport = :$2" | grep -q . ||
-		rdma resource show cm_id | grep -q "LISTEN.*:$2 "
+	in_ns "$1" ss -Hltn "sport = :$2" | grep -q . && return 0
+	local pids
+	pids=$(rdma resource show cm_id | grep "LISTEN.*:$2 " |
+	       grep -o 'pid [0-9]*' | sort -u | cut -d' ' -f2)
+	[ -n "$pids" ] && cm_waiting $pids
 }
 
 pair_tail() {
@@ -319,7 +352,7 @@ pair_tail() {
 # both must succeed within RUE_PAIR_TIMEOUT seconds (default 180).  Prints the
 # tails of both outputs on failure, the client's last lines on success.
 server_client() {
-	local sns=$1 cns=$2 port=$3 srv=() cli=() in_cli=0 a rc_s rc_c spid
+	local sns=$1 cns=$2 port=$3 srv=() cli=() in_cli=0 a rc_s rc_c spid late=0
 	local log=$RUE_OUT/pair.$$ limit=${RUE_PAIR_TIMEOUT:-180}
 	shift 3
 	for a in "$@"; do
@@ -328,9 +361,12 @@ server_client() {
 	done
 	in_ns "$sns" timeout "$limit" "${srv[@]}" >"$log.srv" 2>&1 &
 	spid=$!
-	busywait 10000 listening "$sns" "$port"
+	# A server that never listens fails the pair; the client still
+	# runs so that both outputs say what happened.
+	busywait 30000 listening "$sns" "$port" || late=1
 	in_ns "$cns" timeout "$limit" "${cli[@]}" >"$log.cli" 2>&1
 	rc_c=$?
+	[ $late = 1 ] && { echo "server not listening on $port after 30 s"; rc_c=late; }
 	wait $spid
 	rc_s=$?
 	if [ $rc_c != 0 ] || [ $rc_s != 0 ]; then
