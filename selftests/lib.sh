@@ -196,6 +196,19 @@ busywait() {
 	done
 }
 
+# running PID: process PID has not exited.  Not "kill -0", which also
+# succeeds on a zombie - an exited child its shell has not reaped yet;
+# rue_pfc's sampling loop on 6.12 once spun for five minutes on its
+# injector's zombie, the shell reaping none of its children while it ran.
+# No fork: the loops that ask sample every few milliseconds.
+running() {
+	local stat st
+	read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${stat##*) }
+	st=${st%% *}
+	[ "$st" != Z ] && [ "$st" != X ]
+}
+
 # setup_ns VAR...: create uniquely named namespaces, names stored in VAR.
 setup_ns() {
 	local v name
