@@ -211,4 +211,6 @@ void rue_qp_engine_stop(struct rue_qp *qp)
 	cancel_work_sync(&qp->tx_work);
 	cancel_work_sync(&qp->err_work);
 	rue_qp_stop(qp);
+	/* Nothing builds packets for it now: what waits to go goes (txq.c). */
+	rue_txq_purge(qp);
 }

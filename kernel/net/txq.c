@@ -34,6 +34,17 @@
  * built on receive (ACKs, CNPs) do not wait: above RUE_TXQ_PRIO_LIMIT
  * they are dropped and counted, and the transport recovers.
  *
+ * Owners.  A packet that lends its QP's memory (page fragments of an MR)
+ * must not go out once the QP is done with that memory: after the QP is
+ * destroyed or has flushed its work requests in the error state, the
+ * consumer may free or reuse the buffers, and a packet still queued here
+ * would put whatever they hold then on the wire (under an ICRC computed
+ * over the old bytes).  So packets carry their QP (rue_txq_set_owner());
+ * the drain drops those of a QP in ERR or RESET, and destroy_qp removes
+ * a QP's packets before it frees it (rue_txq_purge()), which is also why
+ * the drain may look at a queued packet's QP under txq->lock.  Both are
+ * counted as discards of the priority.
+ *
  * Locking.  txq->lock (BH) protects the queues, the waiter lists and the
  * pause state; txq->state mirrors what the fast path needs in one word.
  * The socket's write_space callback runs as charged packets are freed,
@@ -99,6 +110,32 @@ static struct rue_dev *rue_txq_dev(struct rue_txq *txq)
 	return container_of(txq, struct rue_dev, txq);
 }
 
+/*
+ * A packet's owner lives in the control buffer's last bytes: rue_xmit()
+ * sets IPCB/IP6CB (which end well before) after it is set, and the IP
+ * layer takes the control buffer over only once the packet left us.
+ */
+#define RUE_TXQ_OWNER_OFF	(sizeof_field(struct sk_buff, cb) - sizeof(void *))
+/* The owner of a packet the drain found stale: drop it. */
+#define RUE_TXQ_STALE		((struct rue_qp *)1UL)
+
+static struct rue_qp **rue_txq_owner(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct inet_skb_parm) > RUE_TXQ_OWNER_OFF);
+	BUILD_BUG_ON(sizeof(struct inet6_skb_parm) > RUE_TXQ_OWNER_OFF);
+	return (struct rue_qp **)(skb->cb + RUE_TXQ_OWNER_OFF);
+}
+
+/**
+ * rue_txq_set_owner() - say which QP a packet comes from
+ * @skb: a packet about to be sent (rue_xmit())
+ * @qp: the QP, or NULL for packets of the device
+ */
+void rue_txq_set_owner(struct sk_buff *skb, struct rue_qp *qp)
+{
+	*rue_txq_owner(skb) = qp;
+}
+
 /* Priorities with packets that may go now; txq->lock held. */
 static unsigned int rue_txq_ready(const struct rue_txq *txq)
 {
@@ -141,6 +178,15 @@ static bool rue_txq_lower_stopped(struct net_device *ndev)
 			return true;
 	}
 	return false;
+}
+
+/* Drop a packet that will not go, counted on its priority. */
+static void rue_txq_discard(struct rue_dev *rdev, struct sk_buff *skb)
+{
+	rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
+	rue_stat_inc(rdev, RUE_STAT_PRIO(skb->priority & (RUE_NPRIO - 1),
+					 RUE_PRIO_TX_DISCARDS));
+	kfree_skb(skb);
 }
 
 /*
@@ -218,6 +264,7 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 	unsigned long state;
 	struct rue_txq_prio *pr;
 	struct sk_buff *skb;
+	struct rue_qp *qp;
 	int n, p;
 
 	for (n = 0; n < RUE_TXQ_BATCH; n++) {
@@ -227,6 +274,11 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 		pr = &txq->prio[p];
 		skb = __skb_dequeue(&pr->q);
 		pr->qbytes -= skb->len;
+		/* its QP is alive: destroy_qp purges under this lock */
+		qp = *rue_txq_owner(skb);
+		if (qp && (READ_ONCE(qp->state) == IB_QPS_ERR ||
+			   READ_ONCE(qp->state) == IB_QPS_RESET))
+			*rue_txq_owner(skb) = RUE_TXQ_STALE;
 		if (cfg->ets_mask & BIT(p))
 			pr->deficit -= skb->len;
 		if (skb_queue_empty(&pr->q)) {
@@ -271,8 +323,12 @@ static bool rue_txq_drain_one(struct rue_txq *txq, struct sk_buff_head *batch,
 	spin_lock(&txq->lock);
 	took = rue_txq_take(txq, rcu_dereference(rdev->cc), batch, kicked);
 	spin_unlock(&txq->lock);
-	while ((skb = __skb_dequeue(batch)))
-		rue_txq_out(rdev, skb);
+	while ((skb = __skb_dequeue(batch))) {
+		if (unlikely(*rue_txq_owner(skb) == RUE_TXQ_STALE))
+			rue_txq_discard(rdev, skb);
+		else
+			rue_txq_out(rdev, skb);
+	}
 	return took;
 }
 
@@ -607,12 +663,8 @@ void rue_txq_close(struct rue_dev *rdev)
 	rue_txq_kick_all(txq);
 	spin_unlock_bh(&txq->lock);
 
-	while ((skb = __skb_dequeue(&purge))) {
-		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
-		rue_stat_inc(rdev, RUE_STAT_PRIO(skb->priority & (RUE_NPRIO - 1),
-						 RUE_PRIO_TX_DISCARDS));
-		kfree_skb(skb);
-	}
+	while ((skb = __skb_dequeue(&purge)))
+		rue_txq_discard(rdev, skb);
 	if (txq->sock) {
 		sock_release(txq->sock);
 		txq->sock = NULL;
@@ -684,4 +736,44 @@ void rue_txq_cancel(struct rue_qp *qp)
 	spin_lock_bh(&txq->lock);
 	list_del_init(&qp->txq_node);
 	spin_unlock_bh(&txq->lock);
+}
+
+/**
+ * rue_txq_purge() - drop the packets a QP left in the queues
+ * @qp: a QP being destroyed, whose engine and receive path have stopped:
+ *	it queues no more packets
+ *
+ * After this no queued packet refers to the QP or lends its memory.
+ */
+void rue_txq_purge(struct rue_qp *qp)
+{
+	struct rue_dev *rdev = qp->rdev;
+	struct rue_txq *txq = &rdev->txq;
+	struct sk_buff *skb, *tmp;
+	struct sk_buff_head purge;
+	struct rue_txq_prio *pr;
+	int p;
+
+	__skb_queue_head_init(&purge);
+	spin_lock_bh(&txq->lock);
+	for (p = 0; p < RUE_NPRIO; p++) {
+		pr = &txq->prio[p];
+		skb_queue_walk_safe(&pr->q, skb, tmp) {
+			if (*rue_txq_owner(skb) != qp)
+				continue;
+			__skb_unlink(skb, &pr->q);
+			pr->qbytes -= skb->len;
+			__skb_queue_tail(&purge, skb);
+		}
+		if (skb_queue_empty(&pr->q) && (txq->state & RUE_TXQ_QUEUED(p))) {
+			WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_QUEUED(p));
+			pr->deficit = 0;
+		}
+		/* the room it leaves is for the QPs waiting on it */
+		if (pr->qbytes <= RUE_TXQ_PRIO_LOW)
+			rue_txq_kick(pr);
+	}
+	spin_unlock_bh(&txq->lock);
+	while ((skb = __skb_dequeue(&purge)))
+		rue_txq_discard(rdev, skb);
 }

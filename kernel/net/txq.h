@@ -56,6 +56,8 @@ void rue_txq_close(struct rue_dev *rdev);
 int rue_txq_room(struct rue_qp *qp, int budget);
 int rue_txq_xmit(struct rue_dev *rdev, struct sk_buff *skb);
 void rue_txq_cancel(struct rue_qp *qp);
+void rue_txq_set_owner(struct sk_buff *skb, struct rue_qp *qp);
+void rue_txq_purge(struct rue_qp *qp);
 void rue_txq_wake(struct rue_dev *rdev);
 void rue_txq_pause(struct rue_dev *rdev, unsigned int prio, u64 ns);
 u64 rue_txq_pause_duration(struct rue_dev *rdev, unsigned int prio);

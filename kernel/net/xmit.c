@@ -84,6 +84,7 @@ struct sk_buff *rue_xmit_alloc(struct rue_dev *rdev, unsigned int linear,
 	if (unlikely(!skb))
 		return NULL;
 	skb_reserve(skb, head);
+	rue_txq_set_owner(skb, NULL);
 	return skb;
 }
 

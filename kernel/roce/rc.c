@@ -19,6 +19,7 @@
 #include "core/qp.h"
 #include "core/stats.h"
 #include "core/transport.h"
+#include "net/txq.h"
 #include "net/xmit.h"
 
 /*
@@ -41,6 +42,8 @@ static void rue_rc_send_list(struct rue_qp *qp, struct sk_buff_head *list)
 		rcu_read_lock();
 		rue_cc_mark(qp, skb, &tos);
 		rcu_read_unlock();
+		/* it may lend the QP's memory: see txq.c, owners */
+		rue_txq_set_owner(skb, qp);
 		ret = rue_xmit(qp->rdev, &qp->av, &qp->dst_cache, qp->sport,
 			       htons(ROCE_V2_UDP_DPORT), skb,
 			       rue_tx_cb(skb)->pad, tos);

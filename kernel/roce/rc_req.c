@@ -12,6 +12,14 @@
  * the same PSNs, from the kernel's copy of the WQEs and the MRs they
  * still reference.
  *
+ * Lent memory.  A first transmission of more than RUE_COPY_MAX bytes
+ * lends the MR's pages to the packet (page fragments) instead of copying
+ * them.  A resend copies: it may still wait in the device's queues after
+ * an earlier copy of the same PSNs was ACKed and the WQE completed, when
+ * the consumer owns the buffer again (IBTA 10.8.3.1) and may change it
+ * under the ICRC.  The first copy of a PSN cannot be overtaken like that:
+ * the device's queues keep a QP's packets in order.
+ *
  * ACK requests.  The responder ACKs only packets with AckReq set, so the
  * requester asks for an ACK on the last packet of a message unless more
  * data follows at once, and at least every RUE_ACKREQ_EVERY packets;
@@ -136,6 +144,17 @@ static bool rue_last_has_ext(u8 op)
  * packet).  Bounded by what an skb lends or copies, by the window, and,
  * when the last packet carries IMM or IETH, that packet goes on its own.
  */
+/* Lend the pages of bytes [off, off + len) of @w rather than copy them? */
+static bool rue_req_lend(struct rue_qp *qp, struct rue_swqe *w, u32 off,
+			 u32 len)
+{
+	/* a resend (rc_comp.c went back): see "Lent memory" above */
+	if (rue_psn_diff(qp->req.sent_psn, qp->req.psn) > 0)
+		return false;
+	return !(w->sqe.flags & RUE_SQE_INLINE) &&
+	       rue_sgl_can_lend(w->sg, w->num_sge, off, len);
+}
+
 static u32 rue_req_batch(struct rue_qp *qp, struct rue_swqe *w, u32 off,
 			 u32 *nseg)
 {
@@ -144,9 +163,8 @@ static u32 rue_req_batch(struct rue_qp *qp, struct rue_swqe *w, u32 off,
 	*nseg = 1;
 	if (left <= mtu || !READ_ONCE(qp->loop))
 		return min(mtu, left);
-	max = (w->sqe.flags & RUE_SQE_INLINE) ||
-	      !rue_sgl_can_lend(w->sg, w->num_sge, off, left) ?
-	      RUE_SEG_MAX_COPY : RUE_SEG_MAX_LEND;
+	max = rue_req_lend(qp, w, off, left) ? RUE_SEG_MAX_LEND :
+	      RUE_SEG_MAX_COPY;
 	room = RUE_WINDOW - rue_psn_diff(qp->req.psn, qp->req.una_psn);
 	max = min(max, room * mtu);
 	if (left > max) {
@@ -174,8 +192,7 @@ static struct sk_buff *rue_req_data_pkt(struct rue_qp *qp, struct rue_swqe *w,
 	bool lend;
 	u8 *hdr;
 
-	lend = !inl && len > RUE_COPY_MAX &&
-	       rue_sgl_can_lend(w->sg, w->num_sge, off, len);
+	lend = len > RUE_COPY_MAX && rue_req_lend(qp, w, off, len);
 again:
 	skb = rue_req_skb(qp, opcode, lend ? 0 : len, &hdr);
 	if (unlikely(!skb))
@@ -298,6 +315,13 @@ static bool rue_req_ackreq(struct rue_qp *qp, bool last)
 	       (next->sqe.flags & RUE_SQE_FENCE);
 }
 
+/* req->psn moved on: past the newest PSN built, it is a new one. */
+static void rue_req_sent(struct rue_req *req)
+{
+	if (rue_psn_diff(req->psn, req->sent_psn) > 0)
+		req->sent_psn = req->psn;
+}
+
 /* Build the next packet of the current WQE; false when blocked. */
 static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 {
@@ -348,6 +372,7 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 			return false;
 		req->ackreq_psn = req->psn;
 		req->psn = rue_psn_add(w->last_psn, 1);
+		rue_req_sent(req);
 		req->rd_atomic++;
 		req->cur++;
 		req->cur_off = 0;
@@ -366,6 +391,7 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	if (!skb)
 		return false;
 	req->psn = rue_psn_add(req->psn, nseg);
+	rue_req_sent(req);
 	if (ackreq)
 		req->ackreq_psn = rue_psn_add(req->psn, -1);
 	req->cur_off += len;
@@ -439,6 +465,7 @@ void rue_req_start(struct rue_qp *qp)
 	req->psn = qp->attr.sq_psn & RUE_BTH_PSN_MASK;
 	req->una_psn = req->psn;
 	req->ackreq_psn = req->psn;
+	req->sent_psn = req->psn;
 	req->nak_psn = req->psn - 1;
 	bitmap_zero(req->early, RUE_EARLY_BITS);
 	req->nr_early = 0;

@@ -29,6 +29,7 @@
 #include "core/sq.h"
 #include "core/stats.h"
 #include "core/transport.h"
+#include "net/txq.h"
 #include "net/xmit.h"
 
 #define RUE_GRH_BYTES 40
@@ -120,6 +121,7 @@ static int rue_ud_send(struct rue_qp *qp, int budget, bool *error)
 		tos = rue_cc_data_tos(cfg, av.tclass);
 		skb->priority = rue_cc_prio(cfg, av.tclass);
 		rcu_read_unlock();
+		rue_txq_set_owner(skb, qp);
 		rue_xmit(qp->rdev, &av, NULL, sport, htons(ROCE_V2_UDP_DPORT),
 			 skb, rue_tx_cb(skb)->pad, tos);
 		n++;
