@@ -163,7 +163,8 @@ static struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
 	return NULL;
 }
 
-static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out);
+static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out,
+			bool *error);
 
 /* ------------------------------------------------------------------ */
 /* Executing requests                                                  */
@@ -302,13 +303,14 @@ static enum rue_resp_result rue_resp_write_first(struct rue_qp *qp,
 	if (resp->in_write || !(qp->access & IB_ACCESS_REMOTE_WRITE))
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	resp->write_va = be64_to_cpu(reth->va);
+	resp->write_rkey = be32_to_cpu(reth->rkey);
 	resp->write_len = be32_to_cpu(reth->len);
 	resp->write_left = resp->write_len;
 	resp->write_mr = NULL;
 	if (resp->write_len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (resp->write_len) {
-		resp->write_mr = rue_mr_get(qp->rdev, be32_to_cpu(reth->rkey),
+		resp->write_mr = rue_mr_get(qp->rdev, resp->write_rkey,
 					    true, qp->ibqp.pd,
 					    IB_ACCESS_REMOTE_WRITE, &merr);
 		if (!resp->write_mr ||
@@ -364,6 +366,9 @@ static enum rue_resp_result rue_resp_write(struct rue_qp *qp, struct rue_pkt *pk
 		}
 	}
 
+	/* not invalidated, deregistered or registered again since FIRST */
+	if (len && !rue_mr_still(resp->write_mr, resp->write_rkey))
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
 	if (len && rue_mr_copy_from_skb(resp->write_mr,
 					resp->write_va + resp->write_len -
 					resp->write_left,
@@ -388,6 +393,7 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 					  struct sk_buff_head *out)
 {
 	const struct rue_reth *reth = rue_pkt_reth(pkt);
+	u32 rkey = be32_to_cpu(reth->rkey);
 	u32 len = be32_to_cpu(reth->len);
 	u64 va = be64_to_cpu(reth->va);
 	enum rue_mr_err merr;
@@ -399,8 +405,8 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	if (len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (len) {
-		mr = rue_mr_get(qp->rdev, be32_to_cpu(reth->rkey), true,
-				qp->ibqp.pd, IB_ACCESS_REMOTE_READ, &merr);
+		mr = rue_mr_get(qp->rdev, rkey, true, qp->ibqp.pd,
+				IB_ACCESS_REMOTE_READ, &merr);
 		if (!mr || !rue_mr_in_range(mr, va, len)) {
 			if (mr)
 				rue_mr_put(mr);
@@ -419,6 +425,7 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	res->last_psn = rue_psn_add(pkt->psn, (len ? DIV_ROUND_UP(len, qp->mtu) : 1) - 1);
 	res->va = va;
 	res->length = len;
+	res->rkey = rkey;
 	res->mr = mr;
 	return RUE_RESP_OK;
 }
@@ -491,11 +498,86 @@ static bool rue_resp_trim(struct rue_qp *qp, struct rue_pkt *pkt)
 	return true;
 }
 
-static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
-			 struct sk_buff_head *out)
+/*
+ * A duplicate RDMA READ is answered again only as the READ it repeats,
+ * kept as a responder resource (IBTA 9.7.5.1.2): from the PSN the
+ * duplicate carries, with the same key and the rest of the same range.
+ * A requester asks again from the first response it lacks, so the
+ * duplicate's address and length must be the kept READ's, moved on by
+ * the packets before that PSN; anything else repeats no READ and is
+ * dropped, and the key is the kept one: a duplicate cannot name memory
+ * of its own.  The MR is looked up again (it may have been taken back
+ * since): a failure is a remote access error, as for a new READ.
+ */
+static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
+						struct rue_pkt *pkt,
+						struct sk_buff_head *out)
+{
+	const struct rue_reth *reth = rue_pkt_reth(pkt);
+	struct rue_resp *resp = &qp->resp;
+	struct rue_res *old, *res, kept;
+	enum rue_mr_err merr;
+	struct rue_mr *mr = NULL;
+	u64 skip;
+
+	old = rue_res_find(resp, RUE_RES_READ, pkt->psn);
+	if (!old)
+		return RUE_RESP_OK;	/* too old, or no READ: dropped */
+	skip = (u64)rue_psn_diff(pkt->psn, old->first_psn) * qp->mtu;
+	if (skip > old->length || be64_to_cpu(reth->va) != old->va + skip ||
+	    be32_to_cpu(reth->len) != old->length - skip)
+		return RUE_RESP_OK;
+	kept = *old;			/* rue_res_new() may reuse its slot */
+	if (kept.length - skip) {
+		mr = rue_mr_get(qp->rdev, kept.rkey, true, qp->ibqp.pd,
+				IB_ACCESS_REMOTE_READ, &merr);
+		if (!mr || !rue_mr_in_range(mr, kept.va + skip,
+					    kept.length - skip)) {
+			if (mr)
+				rue_mr_put(mr);
+			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
+		}
+	}
+	res = rue_res_new(qp);
+	if (!res) {
+		if (mr)
+			rue_mr_put(mr);
+		return RUE_RESP_OK;	/* answers queued up to the limit */
+	}
+	res->type = RUE_RES_READ;
+	res->pending = true;
+	res->first_psn = pkt->psn;
+	res->last_psn = kept.last_psn;
+	res->va = kept.va + skip;
+	res->length = kept.length - skip;
+	res->rkey = kept.rkey;
+	res->mr = mr;
+	resp->dup_next = rue_psn_add(res->last_psn, 1);
+	return RUE_RESP_OK;
+}
+
+/* A duplicate atomic: the original's answer again, never executed twice. */
+static void rue_resp_atomic_again(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	struct rue_res *old, *res, kept;
+
+	old = rue_res_find(&qp->resp, RUE_RES_ATOMIC, pkt->psn);
+	if (!old || old->first_psn != pkt->psn)
+		return;		/* too old to answer: drop */
+	kept = *old;		/* rue_res_new() may reuse its slot */
+	res = rue_res_new(qp);
+	if (!res)
+		return;
+	*res = kept;
+	res->mr = NULL;
+	res->pending = true;
+}
+
+static enum rue_resp_result rue_resp_dup(struct rue_qp *qp,
+					 struct rue_pkt *pkt,
+					 struct sk_buff_head *out)
 {
 	struct rue_resp *resp = &qp->resp;
-	struct rue_res *old, *res;
 
 	rue_stat_inc(qp->rdev, RUE_STAT_RX_DUP_REQUESTS);
 	if (!resp->dup_run || pkt->psn != resp->dup_next)
@@ -503,29 +585,32 @@ static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
 	resp->dup_run = true;
 	resp->dup_next = rue_psn_add(pkt->psn, pkt->nseg);
 
-	if (pkt->mask & RUE_OPM_READ) {
-		/* Execute again from the PSN this request carries. */
-		if (rue_resp_read(qp, pkt, out) == RUE_RESP_OK) {
-			res = rue_res_at(resp, resp->res_head - 1);
-			resp->dup_next = rue_psn_add(res->last_psn, 1);
-		}
-		return;
-	}
+	if (pkt->mask & RUE_OPM_READ)
+		return rue_resp_read_again(qp, pkt, out);
 	if (pkt->mask & RUE_OPM_ATOMIC) {
-		old = rue_res_find(resp, RUE_RES_ATOMIC, pkt->psn);
-		if (!old || old->first_psn != pkt->psn)
-			return;		/* too old to answer: drop */
-		res = rue_res_new(qp);
-		if (!res)
-			return;
-		*res = *old;
-		res->mr = NULL;
-		res->pending = true;
-		return;
+		rue_resp_atomic_again(qp, pkt);
+		return RUE_RESP_OK;
 	}
 	/* SEND or WRITE: acknowledge everything so far, after the answers. */
 	rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
 		     rue_psn_add(resp->epsn, -1), out);
+	return RUE_RESP_OK;
+}
+
+/*
+ * The opcode sequence of a message (IBTA vol 1, ch. 9): while a
+ * multi-packet SEND or RDMA WRITE is being received, only its MIDDLE and
+ * LAST packets may come.  Anything else - another FIRST or ONLY, another
+ * operation, a SEND_WITH_INV of the key the WRITE is placing into - is an
+ * Invalid Request: NAK, and the QP goes to the error state.
+ */
+static bool rue_resp_in_sequence(const struct rue_resp *resp, u32 mask)
+{
+	if (resp->in_send)
+		return (mask & RUE_OPM_SEND) && !(mask & RUE_OPM_FIRST);
+	if (resp->in_write)
+		return (mask & RUE_OPM_WRITE) && !(mask & RUE_OPM_FIRST);
+	return true;
 }
 
 /**
@@ -559,7 +644,8 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 
 	d = rue_psn_diff(pkt->psn, resp->epsn);
 	if (d < 0 && !rue_resp_trim(qp, pkt)) {
-		rue_resp_dup(qp, pkt, out);
+		if (rue_resp_dup(qp, pkt, out) == RUE_RESP_ERR)
+			*error = true;
 		goto out;
 	}
 	d = rue_psn_diff(pkt->psn, resp->epsn);
@@ -576,7 +662,9 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	resp->dup_run = false;
 
 	head = resp->res_head;
-	if (pkt->mask & RUE_OPM_SEND)
+	if (!rue_resp_in_sequence(resp, pkt->mask))
+		r = rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	else if (pkt->mask & RUE_OPM_SEND)
 		r = rue_resp_send(qp, pkt, out);
 	else if (pkt->mask & RUE_OPM_WRITE)
 		r = rue_resp_write(qp, pkt, out);
@@ -607,7 +695,7 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	 * engine sends the rest of a long READ.
 	 */
 	if (resp->res_out == head && head != resp->res_head)
-		rue_resp_out(qp, 1, out);
+		rue_resp_out(qp, 1, out, error);
 out:
 	queued = resp->res_out != resp->res_head || resp->ack_pending;
 	spin_unlock_bh(&resp->lock);
@@ -652,6 +740,9 @@ static struct sk_buff *rue_resp_read_pkt(struct rue_qp *qp, struct rue_res *res)
 	u8 opcode;
 	u8 *hdr;
 
+	/* each packet: the MR may have been taken back since the request */
+	if (res->mr && !rue_mr_still(res->mr, res->rkey))
+		return ERR_PTR(-EACCES);
 	len = rue_resp_read_len(qp, res, lend, &nseg);
 	last = res->sent + len == res->length;
 	pad = rue_pad(len);
@@ -698,21 +789,38 @@ static struct sk_buff *rue_resp_atomic_pkt(struct rue_qp *qp, struct rue_res *re
  * @qp: an RC QP
  * @budget: at most this many packets
  * @out: where the packets go
+ * @error: set when the QP must go to the error state
  *
  * Return: the number of packets built.
  */
-int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out)
+int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
+		bool *error)
 {
 	int n;
 
 	spin_lock_bh(&qp->resp.lock);
-	n = rue_resp_out(qp, budget, out);
+	n = rue_resp_out(qp, budget, out, error);
 	spin_unlock_bh(&qp->resp.lock);
 	return n;
 }
 
+/*
+ * A READ whose MR was taken back while its response was under way: the
+ * response ends in a NAK at the packet that can no longer be sent
+ * (remote access error), and the QP goes to the error state.
+ */
+static void rue_resp_read_revoked(struct rue_qp *qp, struct rue_res *res,
+				  struct sk_buff_head *out)
+{
+	u32 psn = rue_psn_add(res->first_psn, res->sent / qp->mtu);
+
+	rue_resp_drop_output(&qp->resp);
+	rue_resp_nak(qp, RUE_AETH_NAK_REM_ACCESS, psn, out);
+}
+
 /* Build queued answers and the ACK behind them; resp.lock held. */
-static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out)
+static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out,
+			bool *error)
 {
 	struct rue_resp *resp = &qp->resp;
 	struct sk_buff *skb;
@@ -726,6 +834,11 @@ static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out)
 			skb = rue_resp_read_pkt(qp, res);
 		else
 			skb = rue_resp_atomic_pkt(qp, res);
+		if (IS_ERR(skb)) {
+			rue_resp_read_revoked(qp, res, out);
+			*error = true;
+			return n + 1;
+		}
 		if (!skb)
 			break;
 		__skb_queue_tail(out, skb);
