@@ -12,7 +12,8 @@
  * on the device and no lock of theirs held here.
  *
  * Who sees what.  A request reaches the devices of its socket's network
- * namespace only.  Devices, settings and counters are anyone's there to
+ * namespace only (the host's administrator's reach every device, see
+ * rue_nl_visible()).  Devices, settings and counters are anyone's there to
  * read; what is live per connection (QPs and PDCs: PSNs, PDC IDs, peers,
  * enough to forge packets into another tenant's flows) and every change
  * take CAP_NET_ADMIN over that namespace (GENL_UNS_ADMIN_PERM; jobs, the
@@ -43,15 +44,20 @@ const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1] = {
 /*
  * Requests see the devices of the requester's network namespace only:
  * another namespace's devices, their addresses and their traffic are not
- * its business (a container's netns holds its own devices).
+ * its business (a container's netns holds its own devices).  The host's
+ * administrator (CAP_NET_ADMIN over the initial user namespace, checked
+ * for the socket's opener and the caller, as netlink_capable() does)
+ * sees every device, as "rdma dev" does in shared mode: it owns every
+ * namespace anyway.  @sk: the requester's socket.
  */
-static bool rue_nl_visible(const struct rue_dev *rdev, const struct net *net)
+static bool rue_nl_visible(const struct rue_dev *rdev, const struct sock *sk)
 {
-	return net_eq(rdev->net, net);
+	return net_eq(rdev->net, sock_net(sk)) ||
+	       sk_ns_capable(sk, &init_user_ns, CAP_NET_ADMIN);
 }
 
 struct rue_nl_find {
-	const struct net *net;
+	const struct sock *sk;
 	const char *name;
 	struct rue_dev *found;
 };
@@ -60,7 +66,7 @@ static int rue_nl_match_name(struct rue_dev *rdev, void *arg)
 {
 	struct rue_nl_find *f = arg;
 
-	if (!rue_nl_visible(rdev, f->net) ||
+	if (!rue_nl_visible(rdev, f->sk) ||
 	    strcmp(dev_name(&rdev->ibdev.dev), f->name))
 		return 0;
 	if (!ib_device_try_get(&rdev->ibdev))
@@ -70,11 +76,11 @@ static int rue_nl_match_name(struct rue_dev *rdev, void *arg)
 }
 
 /* The device of @net with this index, referenced, or NULL. */
-static struct rue_dev *rue_nl_dev_by_index(const struct net *net, u32 index)
+static struct rue_dev *rue_nl_dev_by_index(const struct sock *sk, u32 index)
 {
 	struct rue_dev *rdev = rue_dev_get_by_index(index);
 
-	if (rdev && !rue_nl_visible(rdev, net)) {
+	if (rdev && !rue_nl_visible(rdev, sk)) {
 		rue_dev_put(rdev);
 		rdev = NULL;
 	}
@@ -82,14 +88,14 @@ static struct rue_dev *rue_nl_dev_by_index(const struct net *net, u32 index)
 }
 
 /* The device @tb names; NULL if none is, ERR_PTR(-EINVAL) if it names none. */
-static struct rue_dev *rue_nl_dev_from_attrs(const struct net *net,
+static struct rue_dev *rue_nl_dev_from_attrs(const struct sock *sk,
 					     struct nlattr **tb)
 {
-	struct rue_nl_find f = { .net = net };
+	struct rue_nl_find f = { .sk = sk };
 	unsigned long cursor = 0;
 
 	if (tb[RUE_A_DEV_INDEX])
-		return rue_nl_dev_by_index(net, nla_get_u32(tb[RUE_A_DEV_INDEX]));
+		return rue_nl_dev_by_index(sk, nla_get_u32(tb[RUE_A_DEV_INDEX]));
 	if (!tb[RUE_A_DEV_NAME])
 		return ERR_PTR(-EINVAL);
 	f.name = nla_data(tb[RUE_A_DEV_NAME]);
@@ -99,18 +105,18 @@ static struct rue_dev *rue_nl_dev_from_attrs(const struct net *net,
 
 /**
  * rue_nl_dev_get() - the device a request names
- * @net: the requester's network namespace
+ * @sk: the requester's socket
  * @tb: the request's attributes
  * @extack: where the reason goes
  *
  * Return: the device with a reference (rue_dev_put()), or an ERR_PTR:
- * -EINVAL when the request names no device, -ENODEV when @net has none
+ * -EINVAL when the request names no device, -ENODEV when it sees none
  * of that index or name.
  */
-struct rue_dev *rue_nl_dev_get(const struct net *net, struct nlattr **tb,
+struct rue_dev *rue_nl_dev_get(const struct sock *sk, struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
-	struct rue_dev *rdev = rue_nl_dev_from_attrs(net, tb);
+	struct rue_dev *rdev = rue_nl_dev_from_attrs(sk, tb);
 
 	if (IS_ERR(rdev)) {
 		NL_SET_ERR_MSG(extack, "a device index or name is required");
@@ -248,7 +254,7 @@ static int rue_nl_dump_dev(struct rue_dev *rdev, void *arg)
 	unsigned long cursor = cb->args[RUE_NL_ARG_CURSOR];
 	int err;
 
-	if (!rue_nl_visible(rdev, sock_net(cb->skb->sk)))
+	if (!rue_nl_visible(rdev, cb->skb->sk))
 		return 0;
 
 	err = w->d->fill(w->msg, cb, rdev, &cursor);
@@ -278,7 +284,7 @@ static int rue_nl_dump_start(struct netlink_callback *cb,
 		cb->args[RUE_NL_ARG_STATE] = RUE_NL_DUMP_ALL;
 		return 0;
 	}
-	rdev = rue_nl_dev_get(sock_net(cb->skb->sk), tb, cb->extack);
+	rdev = rue_nl_dev_get(cb->skb->sk, tb, cb->extack);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	cb->args[RUE_NL_ARG_STATE] = RUE_NL_DUMP_ONE;
@@ -294,7 +300,7 @@ static int rue_nl_dump_one(struct rue_nl_walk *w)
 	struct rue_dev *rdev;
 	int err;
 
-	rdev = rue_nl_dev_by_index(sock_net(cb->skb->sk),
+	rdev = rue_nl_dev_by_index(cb->skb->sk,
 				   cb->args[RUE_NL_ARG_DEV]);
 	if (!rdev)
 		return 0;
@@ -429,7 +435,7 @@ static int rue_nl_put_dev_state(struct sk_buff *msg, struct rue_dev *rdev,
 
 static int rue_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rue_dev *rdev = rue_nl_dev_get(genl_info_net(info), info->attrs,
+	struct rue_dev *rdev = rue_nl_dev_get(NETLINK_CB(skb).sk, info->attrs,
 					      info->extack);
 
 	if (IS_ERR(rdev))
