@@ -46,18 +46,21 @@ const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1] = {
  * another namespace's devices, their addresses and their traffic are not
  * its business (a container's netns holds its own devices).  The host's
  * administrator (CAP_NET_ADMIN over the initial user namespace, checked
- * for the socket's opener and the caller, as netlink_capable() does)
- * sees every device, as "rdma dev" does in shared mode: it owns every
- * namespace anyway.  @sk: the requester's socket.
+ * for the socket's opener and the caller by netlink_capable()) sees
+ * every device, as "rdma dev" does in shared mode: it owns every
+ * namespace anyway.  @req: the request (a dump's cb->skb): the kernel's
+ * genetlink socket of the requester's netns owns it, NETLINK_CB() names
+ * the requester's socket.
  */
-static bool rue_nl_visible(const struct rue_dev *rdev, const struct sock *sk)
+static bool rue_nl_visible(const struct rue_dev *rdev,
+			   const struct sk_buff *req)
 {
-	return net_eq(rdev->net, sock_net(sk)) ||
-	       sk_ns_capable(sk, &init_user_ns, CAP_NET_ADMIN);
+	return net_eq(rdev->net, sock_net(req->sk)) ||
+	       netlink_capable(req, CAP_NET_ADMIN);
 }
 
 struct rue_nl_find {
-	const struct sock *sk;
+	const struct sk_buff *req;
 	const char *name;
 	struct rue_dev *found;
 };
@@ -66,7 +69,7 @@ static int rue_nl_match_name(struct rue_dev *rdev, void *arg)
 {
 	struct rue_nl_find *f = arg;
 
-	if (!rue_nl_visible(rdev, f->sk) ||
+	if (!rue_nl_visible(rdev, f->req) ||
 	    strcmp(dev_name(&rdev->ibdev.dev), f->name))
 		return 0;
 	if (!ib_device_try_get(&rdev->ibdev))
@@ -76,11 +79,12 @@ static int rue_nl_match_name(struct rue_dev *rdev, void *arg)
 }
 
 /* The device of @net with this index, referenced, or NULL. */
-static struct rue_dev *rue_nl_dev_by_index(const struct sock *sk, u32 index)
+static struct rue_dev *rue_nl_dev_by_index(const struct sk_buff *req,
+					   u32 index)
 {
 	struct rue_dev *rdev = rue_dev_get_by_index(index);
 
-	if (rdev && !rue_nl_visible(rdev, sk)) {
+	if (rdev && !rue_nl_visible(rdev, req)) {
 		rue_dev_put(rdev);
 		rdev = NULL;
 	}
@@ -88,14 +92,14 @@ static struct rue_dev *rue_nl_dev_by_index(const struct sock *sk, u32 index)
 }
 
 /* The device @tb names; NULL if none is, ERR_PTR(-EINVAL) if it names none. */
-static struct rue_dev *rue_nl_dev_from_attrs(const struct sock *sk,
+static struct rue_dev *rue_nl_dev_from_attrs(const struct sk_buff *req,
 					     struct nlattr **tb)
 {
-	struct rue_nl_find f = { .sk = sk };
+	struct rue_nl_find f = { .req = req };
 	unsigned long cursor = 0;
 
 	if (tb[RUE_A_DEV_INDEX])
-		return rue_nl_dev_by_index(sk, nla_get_u32(tb[RUE_A_DEV_INDEX]));
+		return rue_nl_dev_by_index(req, nla_get_u32(tb[RUE_A_DEV_INDEX]));
 	if (!tb[RUE_A_DEV_NAME])
 		return ERR_PTR(-EINVAL);
 	f.name = nla_data(tb[RUE_A_DEV_NAME]);
@@ -105,7 +109,7 @@ static struct rue_dev *rue_nl_dev_from_attrs(const struct sock *sk,
 
 /**
  * rue_nl_dev_get() - the device a request names
- * @sk: the requester's socket
+ * @req: the request (a dump's cb->skb)
  * @tb: the request's attributes
  * @extack: where the reason goes
  *
@@ -113,10 +117,10 @@ static struct rue_dev *rue_nl_dev_from_attrs(const struct sock *sk,
  * -EINVAL when the request names no device, -ENODEV when it sees none
  * of that index or name.
  */
-struct rue_dev *rue_nl_dev_get(const struct sock *sk, struct nlattr **tb,
+struct rue_dev *rue_nl_dev_get(const struct sk_buff *req, struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
-	struct rue_dev *rdev = rue_nl_dev_from_attrs(sk, tb);
+	struct rue_dev *rdev = rue_nl_dev_from_attrs(req, tb);
 
 	if (IS_ERR(rdev)) {
 		NL_SET_ERR_MSG(extack, "a device index or name is required");
@@ -254,7 +258,7 @@ static int rue_nl_dump_dev(struct rue_dev *rdev, void *arg)
 	unsigned long cursor = cb->args[RUE_NL_ARG_CURSOR];
 	int err;
 
-	if (!rue_nl_visible(rdev, cb->skb->sk))
+	if (!rue_nl_visible(rdev, cb->skb))
 		return 0;
 
 	err = w->d->fill(w->msg, cb, rdev, &cursor);
@@ -284,7 +288,7 @@ static int rue_nl_dump_start(struct netlink_callback *cb,
 		cb->args[RUE_NL_ARG_STATE] = RUE_NL_DUMP_ALL;
 		return 0;
 	}
-	rdev = rue_nl_dev_get(cb->skb->sk, tb, cb->extack);
+	rdev = rue_nl_dev_get(cb->skb, tb, cb->extack);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	cb->args[RUE_NL_ARG_STATE] = RUE_NL_DUMP_ONE;
@@ -300,8 +304,7 @@ static int rue_nl_dump_one(struct rue_nl_walk *w)
 	struct rue_dev *rdev;
 	int err;
 
-	rdev = rue_nl_dev_by_index(cb->skb->sk,
-				   cb->args[RUE_NL_ARG_DEV]);
+	rdev = rue_nl_dev_by_index(cb->skb, cb->args[RUE_NL_ARG_DEV]);
 	if (!rdev)
 		return 0;
 	err = rue_nl_dump_dev(rdev, w);
@@ -435,7 +438,7 @@ static int rue_nl_put_dev_state(struct sk_buff *msg, struct rue_dev *rdev,
 
 static int rue_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rue_dev *rdev = rue_nl_dev_get(NETLINK_CB(skb).sk, info->attrs,
+	struct rue_dev *rdev = rue_nl_dev_get(skb, info->attrs,
 					      info->extack);
 
 	if (IS_ERR(rdev))

@@ -98,7 +98,7 @@ static struct rue_dev *rue_nl_job_dev(struct sk_buff *skb,
 
 	if (err)
 		return ERR_PTR(err);
-	return rue_nl_dev_get(NETLINK_CB(skb).sk, info->attrs, info->extack);
+	return rue_nl_dev_get(skb, info->attrs, info->extack);
 }
 
 /* Who the new job admits, mapped from the requester's user namespace. */
@@ -140,7 +140,7 @@ int rue_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	err = rue_nl_job_grant(info, tb, rue_nl_user_ns(skb), &grant);
 	if (err)
 		return err;
-	rdev = rue_nl_dev_get(NETLINK_CB(skb).sk, info->attrs, info->extack);
+	rdev = rue_nl_dev_get(skb, info->attrs, info->extack);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	err = rue_job_add(rdev, nla_get_u32(tb[RUE_A_JOB_ID]), &grant);
@@ -359,7 +359,7 @@ int rue_nl_uet_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rue_dev *rdev;
 
-	rdev = rue_nl_dev_get(NETLINK_CB(skb).sk, info->attrs, info->extack);
+	rdev = rue_nl_dev_get(skb, info->attrs, info->extack);
 
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
