@@ -23,7 +23,8 @@
 
 namespace rue::test {
 
-// A counter of a device's port 1 (sysfs hw_counters), or -1.
+// A counter of a device's port 1 (sysfs hw_counters), or -1; from any
+// network namespace.
 int64_t HwCounter(const Device& dev, const std::string& name);
 
 // Waits until counter @name of @dev reached @want.
