@@ -31,11 +31,19 @@ TEST_F(HostileTest, SendQueueProducerIndexMovedBackwards) {
   Region l;
   ASSERT_NO_FATAL_FAILURE(MakeRegion(t_.pd.get(), 4096, kAllAccess, &l));
 
+  // One post, one doorbell: the kernel fetches all of them in one run.
+  // Posted one at a time, the second and later would find the SQ armed
+  // behind the first, unacknowledged message (kernel/roce/rc_req.c,
+  // rue_req_tx()) and wait, without a doorbell, for an ACK this peer
+  // never sends.
+  std::vector<ibv_sge> sges(kPosted);
+  std::vector<ibv_send_wr> wrs(kPosted);
   for (uint32_t i = 0; i < kPosted; i++) {
-    ibv_sge sge = l.sge(64 * i, 64);
-    ibv_send_wr wr = SendWr(kWrId + i, IBV_WR_SEND, &sge, 1);
-    ASSERT_EQ(PostSend(t_.qp.get(), &wr), 0);
+    sges[i] = l.sge(64 * i, 64);
+    wrs[i] = SendWr(kWrId + i, IBV_WR_SEND, &sges[i], 1);
+    if (i) wrs[i - 1].next = &wrs[i];
   }
+  ASSERT_EQ(PostSend(t_.qp.get(), wrs.data()), 0);
   // All on the wire: fetched, sent, never acknowledged.
   ASSERT_TRUE(peer_->WaitCount(peer_qpn_, kPosted, milliseconds(5000)));
   EXPECT_TRUE(NoCompletion(t_.SendCq(), milliseconds(50)));
