@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Hostile input cannot hurt rue.  The threat model: a remote sender puts
-# any bytes on UDP 4791 and spoofs addresses; a local unprivileged user
+# any bytes on UDP 4791 and 4793 and spoofs addresses; a local unprivileged user
 # owns the rings mapped into its process, calls any verb with any
 # argument, and may have a user namespace of its own.  Each case attacks
 # a live device the way one of them can, and checks that nothing but the
@@ -10,8 +10,9 @@
 # (Documentation/testing.md, "The hostile-input suite").
 #
 #  - rue_hostile_test (userspace/tests, GoogleTest), run in ns B: it forges
-#    the peer of an RC QP on rva from b0's address (raw socket, libpcap)
-#    and plays the owner of a QP's send ring;
+#    the peer of an RC QP on rva from b0's address (raw socket, libpcap),
+#    a UET initiator of rva's target PDCs (UDP socket, libpcap), and plays
+#    the owner of a QP's send ring;
 #  - the rue netlink family from another network namespace, from a user
 #    namespace of one's own, and as an unprivileged user (ruectl);
 #  - every QP and MR the kernel created was released.
@@ -31,6 +32,9 @@ t_setup() {
 	[ -x "$PROG" ] || { echo "rue_hostile_test is not built"; return 1; }
 	[ -x "$RUECTL" ] || { echo "ruectl is not built"; return 1; }
 	verbs_pair_setup || return
+	# hostile_uet_test's job (kJob), on the target and on the job member
+	"$RUECTL" job add rva $((0x4242)) && "$RUECTL" job add rvb $((0x4242)) ||
+		return 1
 	# the leak oracle: "created"/"destroyed" for every QP and MR
 	if { dyndbg "module rue file qp.h +p" || dyndbg "module rue file qp.c +p"; } &&
 	   dyndbg "module rue file mr.c +p"; then
