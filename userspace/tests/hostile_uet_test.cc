@@ -5,8 +5,10 @@
 // (issue 15 item 7), the packets of one message agree on its length
 // (item 11e), and a message that never completes gives its receive WQE
 // back (item 7).  The forged initiator sends from device B's address
-// with PDCIDs rue's initiators never pick (above 0xf000), so answers to
-// it are told apart from answers to device B.
+// with its own PDCIDs (0xf100-0xf13f, 0xf200), by which answers to it
+// are told apart.  Device B receives them too and drops them, unless a
+// random PDCID of its own (pds.c) happens to be one of these: about one
+// run in a thousand would see device B's PDC disturbed.
 //
 // kJob is granted on device A by the suite script (rue_hostile.sh).
 #include <fstream>
