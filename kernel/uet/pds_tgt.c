@@ -46,6 +46,7 @@ MODULE_PARM_DESC(uet_max_target_pdcs, "UET: target PDCs a device keeps at most; 
 
 #define RUE_PDC_IDLE		(5 * HZ)	/* target side without traffic */
 #define RUE_PDC_PROBATION	(HZ / 10)	/* not evicted younger */
+#define RUE_EVICT_SCAN		64		/* other buckets' passed over */
 #define RUE_ACK_TRIGGER		16384		/* ACK_GEN_TRIGGER */
 #define RUE_ACK_MIN_ADD		1024		/* ACK_GEN_MIN_PKT_ADD */
 
@@ -122,43 +123,54 @@ static void rue_pdc_tgt_free(struct rue_pdc *pdc)
 }
 
 /*
- * The table is full: the oldest target PDC still on probation after
- * RUE_PDC_PROBATION, unlinked, for the caller to close; or NULL.
+ * Make room: the oldest target PDC still on probation after
+ * RUE_PDC_PROBATION - of source bucket @bucket, or any if it is
+ * negative - unlinked, for the caller to close; or NULL.  Proven PDCs
+ * leave the list as the walk passes them (once each); at most
+ * RUE_EVICT_SCAN unproven ones of other buckets are passed over.
  * u->lock held.
  */
-static struct rue_pdc *rue_pdc_tgt_evict(struct rue_uet_dev *u)
+static struct rue_pdc *rue_pdc_tgt_evict(struct rue_uet_dev *u, int bucket)
 {
-	struct rue_pdc *pdc;
+	struct rue_pdc *pdc, *next;
+	int scan = RUE_EVICT_SCAN;
 
-	while ((pdc = list_first_entry_or_null(&u->unproven, struct rue_pdc,
-					       probation))) {
-		if (!READ_ONCE(pdc->proven)) {
-			if (time_before(jiffies, pdc->born + RUE_PDC_PROBATION))
-				return NULL;	/* the rest are younger */
+	list_for_each_entry_safe(pdc, next, &u->unproven, probation) {
+		if (READ_ONCE(pdc->proven)) {
+			list_del_init(&pdc->probation);
+			continue;
+		}
+		if (time_before(jiffies, pdc->born + RUE_PDC_PROBATION))
+			return NULL;	/* the rest are younger */
+		if (bucket < 0 || rue_tgt_src(u, &pdc->av.daddr) == bucket) {
 			rue_pdc_tgt_unlink(u, pdc);
 			return pdc;
 		}
-		list_del_init(&pdc->probation);
+		if (!--scan)
+			return NULL;
 	}
 	return NULL;
 }
 
 /*
  * Room for a target PDC from @saddr: 0, with *@victim an unproven PDC
- * unlinked to make it (or NULL); or -EBUSY.  u->lock held.
+ * unlinked to make it (or NULL); or -EBUSY.  A full bucket makes room
+ * within itself, a full table anywhere.  u->lock held.
  */
 static int rue_pdc_tgt_room(struct rue_uet_dev *u,
 			    const struct in6_addr *saddr,
 			    struct rue_pdc **victim)
 {
 	u32 max = READ_ONCE(uet_max_target_pdcs);
+	u32 b = rue_tgt_src(u, saddr);
 
 	*victim = NULL;
-	if (u->nr_src[rue_tgt_src(u, saddr)] >= max_t(u32, max / 8, 1))
-		return -EBUSY;
-	if (u->nr_tgt < max)
+	if (u->nr_src[b] >= max_t(u32, max / 8, 1))
+		*victim = rue_pdc_tgt_evict(u, b);
+	else if (u->nr_tgt >= max)
+		*victim = rue_pdc_tgt_evict(u, -1);
+	else
 		return 0;
-	*victim = rue_pdc_tgt_evict(u);
 	return *victim ? 0 : -EBUSY;
 }
 
