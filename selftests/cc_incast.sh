@@ -157,7 +157,7 @@ incast_run() {
 		[ "${line%% *}" -gt $(((INCAST_SECS + 5) * 1000)) ] && break
 		sleep "$INCAST_SAMPLE_S"
 		alive=0
-		for i in "${pids[@]}"; do kill -0 "$i" 2>/dev/null && alive=1; done
+		for i in "${pids[@]}"; do running "$i" && alive=1; done
 		[ $alive = 0 ] && break
 	done
 	wait

@@ -43,7 +43,7 @@ perftest() {
 	local dir=$1 t=$2
 	shift 2
 	ends "$dir"
-	server_client "$SNS" "$CNS" 18515 \
+	perftest_cm_pair server_client "$SNS" "$CNS" 18515 \
 		"$t" -d $SDEV -x "$(g4 $SDEV $SIP)" -F "$@" -- \
 		"$t" -d $CDEV -x "$(g4 $CDEV $CIP)" -F "$@" $SIP
 }

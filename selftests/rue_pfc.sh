@@ -180,7 +180,7 @@ t_pause_isolation() {
 		--interval-us 500 >"$RUE_OUT/inject.out" 2>&1 &
 	ipid=$!
 	exec {nap}<> <(:)		# read -t on it sleeps without a fork
-	while kill -0 $ipid 2>/dev/null; do
+	while running $ipid; do
 		hw ta rx_pause_transition; hw d rx_prio3_pause_duration
 		hw p3 tx_prio3_packets; hw p5 tx_prio5_packets
 		hw tb rx_pause_transition

@@ -38,7 +38,7 @@ perftest() {
 	[ "$topo" = loop ] && dev_c=rt0
 	gs=$(gid_index_of $dev_s 10.11.0.1) || return 1
 	gc=$(gid_index_of $dev_c "$([ "$topo" = loop ] && echo 10.11.0.1 || echo 10.11.0.2)") || return 1
-	pair "$topo" 18515 "$t" -d $dev_s -x "$gs" -F "$@" -- \
+	perftest_cm_pair pair "$topo" 18515 "$t" -d $dev_s -x "$gs" -F "$@" -- \
 		"$t" -d $dev_c -x "$gc" -F "$@" 10.11.0.1
 }
 
