@@ -328,7 +328,9 @@ cm_waiting() {
 		waiting=0
 		for t in /proc/"$p"/task/*; do
 			read -r nr _ <"$t/syscall" 2>/dev/null || continue 2
-			wc=$(cat "$t/wchan" 2>/dev/null)
+			wc=
+			# no newline at its end: read fails, and still sets wc
+			read -r wc <"$t/wchan" 2>/dev/null
 			if [ "$wc" = ucma_get_event ]; then
 				waiting=1
 			elif [ "$nr" = running ] || [ "$nr" = 1 ]; then
