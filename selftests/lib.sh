@@ -420,11 +420,14 @@ rue_stat() {
 
 # Run a GoogleTest program of userspace/tests with --tap, its TAP lines
 # renumbered into ours: run_gtest NAME PROGRAM TIMEOUT [ARG...]
+# With RUE_GTEST_NS=NS (e.g. "RUE_GTEST_NS=$B run_gtest ..."), the
+# program runs in network namespace NS.
 run_gtest() {
 	local name=$1 prog=$2 limit=$3 line rc="" plan=0 fd
 	shift 3
 	tap_log "program: $prog"
-	exec {fd}< <(timeout -k 10 "$limit" "$prog" --tap "$@" 2>&1
+	exec {fd}< <(in_ns "${RUE_GTEST_NS:--}" \
+			timeout -k 10 "$limit" "$prog" --tap "$@" 2>&1
 		     echo "__rue_gtest_exit $?")
 	while IFS= read -r line <&$fd; do
 		case "$line" in

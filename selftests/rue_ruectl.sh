@@ -47,9 +47,13 @@ t_errors() {
 	return 0
 }
 
-# ruectl job ARGS... as nobody:nogroup, without capabilities.
+# as_nobody NS ARGS...: ruectl ARGS as nobody:nogroup, without
+# capabilities, in namespace NS - the device's: a user without
+# CAP_NET_ADMIN sees only its own namespace's devices.
 as_nobody() {
-	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	local ns=$1
+	shift
+	ip netns exec "$ns" setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		--inh-caps=-all --bounding-set=-all "$RUECTL" "$@"
 }
 
@@ -68,7 +72,7 @@ UET_COUNTERS="pdc_opened pdc_closed pdc_idle_closed pdc_failed syn_sent
 acks_sent acks_rcvd sacks_rcvd nacks_rcvd rod_ooo_drops fast_retransmits
 rto_retransmits tlp_probes_sent tlp_probes_rcvd tlp_retransmits ses_errors_sent
 ses_errors_rcvd rnr_nacks cwnd_decreases
-cwnd_increases ecn_marked_rcvd"
+cwnd_increases ecn_marked_rcvd syn_refused pdc_evicted"
 
 # Before any UET traffic: every counter there, once, at 0, in text and in
 # JSON, for one device and in the dump of every device.
@@ -126,8 +130,8 @@ dev rc1 job 7 bound 0" ] || return 1
 	out=$("$RUECTL" -j job show rc0) || return 1
 	echo "$out"
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d==[{"dev":"rc0","job":42,"uid":65534,"gid":65534,"bound":0},{"dev":"rc0","job":16777215,"gid":65534,"bound":0}], d' <<<"$out" || return 1
-	# anyone may look
-	out=$(as_nobody -j job show rc1 7) || return 1
+	# anyone in the device's namespace may look
+	out=$(as_nobody "$B" -j job show rc1 7) || return 1
 	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d==[{"dev":"rc1","job":7,"bound":0}], d' <<<"$out" || return 1
 	"$RUECTL" job del rc0 42 && "$RUECTL" job del rc0 16777215 &&
 	"$RUECTL" job del rc1 7 || return 1
@@ -157,9 +161,9 @@ t_job_errors() {
 t_job_needs_cap_net_admin() {
 	"$RUECTL" job add rc0 9 || return 1
 	must_fail 'Operation not permitted (adding a job needs CAP_NET_ADMIN)' \
-		as_nobody job add rc0 10 uid nobody &&
+		as_nobody "$A" job add rc0 10 uid nobody &&
 	must_fail 'Operation not permitted (deleting a job needs CAP_NET_ADMIN)' \
-		as_nobody job del rc0 9 || return 1
+		as_nobody "$A" job del rc0 9 || return 1
 	[ "$("$RUECTL" job show rc0)" = "dev rc0 job 9 bound 0" ] &&
 	"$RUECTL" job del rc0 9
 }

@@ -160,7 +160,7 @@ int rue_nl_cc_get_doit(struct sk_buff *skb, struct genl_info *info)
 		if (tb[RUE_A_CC_PRIO])
 			prio = nla_get_u8(tb[RUE_A_CC_PRIO]);
 	}
-	rdev = rue_nl_dev_get(info->attrs, info->extack);
+	rdev = rue_nl_dev_get(skb, info->attrs, info->extack);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	return rue_nl_reply(info, rdev, rue_nl_put_cc, &prio);
@@ -331,7 +331,7 @@ int rue_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       rue_cc_policy, info->extack);
 	if (err)
 		return err;
-	rdev = rue_nl_dev_get(info->attrs, info->extack);
+	rdev = rue_nl_dev_get(skb, info->attrs, info->extack);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 

@@ -560,6 +560,24 @@ int rue_mr_invalidate(struct rue_dev *rdev, u32 key, struct ib_pd *pd,
 	return 0;
 }
 
+/**
+ * rue_mr_still() - whether a region a message holds is still the one it
+ * started on
+ * @mr: the region, referenced since the message's first packet
+ * @key: the key the message named
+ *
+ * A reference keeps the memory, not the right to reach it: a consumer
+ * may invalidate, deregister or register the MR again (with a new key)
+ * while a multi-packet WRITE or a READ response is under way, and then
+ * reuse its pages.  Each packet asks this before it touches the memory.
+ */
+bool rue_mr_still(const struct rue_mr *mr, u32 key)
+{
+	/* pairs with rue_mr_reg_frwr() publishing the new layout */
+	return smp_load_acquire(&mr->state) == RUE_MR_VALID &&
+	       READ_ONCE(mr->ibmr.rkey) == key;
+}
+
 static int rue_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct rue_mr *mr = to_rue_mr(ibmr);

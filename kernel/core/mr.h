@@ -75,6 +75,7 @@ struct rue_mr * __must_check rue_mr_get(struct rue_dev *rdev, u32 key,
 					int access, enum rue_mr_err *err);
 void rue_mr_put(struct rue_mr *mr);
 bool rue_mr_in_range(const struct rue_mr *mr, u64 iova, u64 len);
+bool rue_mr_still(const struct rue_mr *mr, u32 key);
 
 int rue_mr_copy_from_skb(struct rue_mr *mr, u64 iova,
 			 const struct sk_buff *skb, int offset, u32 len);

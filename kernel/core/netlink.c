@@ -10,6 +10,14 @@
  * Every message about a device starts with its index and name.  Objects
  * are read through their own APIs, in process context, with a reference
  * on the device and no lock of theirs held here.
+ *
+ * Who sees what.  A request reaches the devices of its socket's network
+ * namespace only (the host's administrator's reach every device, see
+ * rue_nl_visible()).  Devices, settings and counters are anyone's there to
+ * read; what is live per connection (QPs and PDCs: PSNs, PDC IDs, peers,
+ * enough to forge packets into another tenant's flows) and every change
+ * take CAP_NET_ADMIN over that namespace (GENL_UNS_ADMIN_PERM; jobs, the
+ * UET access policy, take it over the initial one).
  */
 #include <net/genetlink.h>
 #include <rdma/ib_cache.h>
@@ -33,7 +41,26 @@ const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1] = {
 /* ------------------------------------------------------------------ */
 /* What every command shares                                           */
 
+/*
+ * Requests see the devices of the requester's network namespace only:
+ * another namespace's devices, their addresses and their traffic are not
+ * its business (a container's netns holds its own devices).  The host's
+ * administrator (CAP_NET_ADMIN over the initial user namespace, checked
+ * for the socket's opener and the caller by netlink_capable()) sees
+ * every device, as "rdma dev" does in shared mode: it owns every
+ * namespace anyway.  @req: the request (a dump's cb->skb): the kernel's
+ * genetlink socket of the requester's netns owns it, NETLINK_CB() names
+ * the requester's socket.
+ */
+static bool rue_nl_visible(const struct rue_dev *rdev,
+			   const struct sk_buff *req)
+{
+	return net_eq(rdev->net, sock_net(req->sk)) ||
+	       netlink_capable(req, CAP_NET_ADMIN);
+}
+
 struct rue_nl_find {
+	const struct sk_buff *req;
 	const char *name;
 	struct rue_dev *found;
 };
@@ -42,7 +69,8 @@ static int rue_nl_match_name(struct rue_dev *rdev, void *arg)
 {
 	struct rue_nl_find *f = arg;
 
-	if (strcmp(dev_name(&rdev->ibdev.dev), f->name))
+	if (!rue_nl_visible(rdev, f->req) ||
+	    strcmp(dev_name(&rdev->ibdev.dev), f->name))
 		return 0;
 	if (!ib_device_try_get(&rdev->ibdev))
 		return 0;
@@ -50,14 +78,28 @@ static int rue_nl_match_name(struct rue_dev *rdev, void *arg)
 	return 1;
 }
 
-/* The device @tb names; NULL if none is, ERR_PTR(-EINVAL) if it names none. */
-static struct rue_dev *rue_nl_dev_from_attrs(struct nlattr **tb)
+/* The device of @net with this index, referenced, or NULL. */
+static struct rue_dev *rue_nl_dev_by_index(const struct sk_buff *req,
+					   u32 index)
 {
-	struct rue_nl_find f = {};
+	struct rue_dev *rdev = rue_dev_get_by_index(index);
+
+	if (rdev && !rue_nl_visible(rdev, req)) {
+		rue_dev_put(rdev);
+		rdev = NULL;
+	}
+	return rdev;
+}
+
+/* The device @tb names; NULL if none is, ERR_PTR(-EINVAL) if it names none. */
+static struct rue_dev *rue_nl_dev_from_attrs(const struct sk_buff *req,
+					     struct nlattr **tb)
+{
+	struct rue_nl_find f = { .req = req };
 	unsigned long cursor = 0;
 
 	if (tb[RUE_A_DEV_INDEX])
-		return rue_dev_get_by_index(nla_get_u32(tb[RUE_A_DEV_INDEX]));
+		return rue_nl_dev_by_index(req, nla_get_u32(tb[RUE_A_DEV_INDEX]));
 	if (!tb[RUE_A_DEV_NAME])
 		return ERR_PTR(-EINVAL);
 	f.name = nla_data(tb[RUE_A_DEV_NAME]);
@@ -67,16 +109,18 @@ static struct rue_dev *rue_nl_dev_from_attrs(struct nlattr **tb)
 
 /**
  * rue_nl_dev_get() - the device a request names
+ * @req: the request (a dump's cb->skb)
  * @tb: the request's attributes
  * @extack: where the reason goes
  *
  * Return: the device with a reference (rue_dev_put()), or an ERR_PTR:
- * -EINVAL when the request names no device, -ENODEV when there is none.
+ * -EINVAL when the request names no device, -ENODEV when it sees none
+ * of that index or name.
  */
-struct rue_dev *rue_nl_dev_get(struct nlattr **tb,
+struct rue_dev *rue_nl_dev_get(const struct sk_buff *req, struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
-	struct rue_dev *rdev = rue_nl_dev_from_attrs(tb);
+	struct rue_dev *rdev = rue_nl_dev_from_attrs(req, tb);
 
 	if (IS_ERR(rdev)) {
 		NL_SET_ERR_MSG(extack, "a device index or name is required");
@@ -214,6 +258,9 @@ static int rue_nl_dump_dev(struct rue_dev *rdev, void *arg)
 	unsigned long cursor = cb->args[RUE_NL_ARG_CURSOR];
 	int err;
 
+	if (!rue_nl_visible(rdev, cb->skb))
+		return 0;
+
 	err = w->d->fill(w->msg, cb, rdev, &cursor);
 	/* the next device starts at its beginning */
 	cb->args[RUE_NL_ARG_CURSOR] = err ? cursor : 0;
@@ -241,7 +288,7 @@ static int rue_nl_dump_start(struct netlink_callback *cb,
 		cb->args[RUE_NL_ARG_STATE] = RUE_NL_DUMP_ALL;
 		return 0;
 	}
-	rdev = rue_nl_dev_get(tb, cb->extack);
+	rdev = rue_nl_dev_get(cb->skb, tb, cb->extack);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	cb->args[RUE_NL_ARG_STATE] = RUE_NL_DUMP_ONE;
@@ -257,7 +304,7 @@ static int rue_nl_dump_one(struct rue_nl_walk *w)
 	struct rue_dev *rdev;
 	int err;
 
-	rdev = rue_dev_get_by_index(cb->args[RUE_NL_ARG_DEV]);
+	rdev = rue_nl_dev_by_index(cb->skb, cb->args[RUE_NL_ARG_DEV]);
 	if (!rdev)
 		return 0;
 	err = rue_nl_dump_dev(rdev, w);
@@ -391,7 +438,8 @@ static int rue_nl_put_dev_state(struct sk_buff *msg, struct rue_dev *rdev,
 
 static int rue_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rue_dev *rdev = rue_nl_dev_get(info->attrs, info->extack);
+	struct rue_dev *rdev = rue_nl_dev_get(skb, info->attrs,
+					      info->extack);
 
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
@@ -440,6 +488,7 @@ static const struct genl_small_ops rue_genl_ops[] = {
 	{
 		.cmd = RUE_CMD_QP_GET,
 		.validate = GENL_DONT_VALIDATE_DUMP,
+		.flags = GENL_UNS_ADMIN_PERM,
 		.dumpit = rue_nl_qp_get_dumpit,
 	},
 	{
@@ -461,6 +510,7 @@ static const struct genl_small_ops rue_genl_ops[] = {
 	{
 		.cmd = RUE_CMD_PDC_GET,
 		.validate = GENL_DONT_VALIDATE_DUMP,
+		.flags = GENL_UNS_ADMIN_PERM,
 		.dumpit = rue_nl_pdc_get_dumpit,
 	},
 	{

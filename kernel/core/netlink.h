@@ -16,7 +16,7 @@ extern const struct nla_policy rue_dev_policy[RUE_A_DEV_MAX + 1];
 typedef int (*rue_nl_put_fn)(struct sk_buff *msg, struct rue_dev *rdev,
 			     void *arg);
 
-struct rue_dev *rue_nl_dev_get(struct nlattr **tb,
+struct rue_dev *rue_nl_dev_get(const struct sk_buff *req, struct nlattr **tb,
 			       struct netlink_ext_ack *extack);
 void *rue_nl_put_dev(struct sk_buff *msg, struct rue_dev *rdev, u32 portid,
 		     u32 seq, int flags, u8 cmd);

@@ -105,6 +105,7 @@ struct rue_res {
 	u32 last_psn;
 	u64 va;
 	u32 length;
+	u32 rkey;			/* READ: of the MR */
 	u32 sent;			/* READ: bytes sent */
 	struct rue_mr *mr;		/* READ: referenced while pending */
 	u64 orig;			/* atomic: the value before */
@@ -132,6 +133,7 @@ struct rue_resp {
 	/* the RDMA WRITE being received */
 	bool in_write;
 	struct rue_mr *write_mr;	/* referenced until the last packet */
+	u32 write_rkey;
 	u64 write_va;
 	u32 write_left;
 	u32 write_len;

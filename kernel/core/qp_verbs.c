@@ -502,7 +502,12 @@ static int rue_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	spin_lock_bh(&qp->req.lock);
 	spin_lock(&qp->resp.lock);
-	if ((mask & IB_QP_CUR_STATE) && cur != qp->state) {
+	/*
+	 * The transition was checked from @cur with no lock held: an error
+	 * in the data path may have moved the QP since (rue_qp_error()),
+	 * and must not be overwritten by a transition decided before it.
+	 */
+	if (cur != qp->state) {
 		spin_unlock(&qp->resp.lock);
 		spin_unlock_bh(&qp->req.lock);
 		return -EINVAL;

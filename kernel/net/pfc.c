@@ -97,6 +97,15 @@ static int rue_pfc_rcv(struct sk_buff *skb, struct net_device *ndev,
 	unsigned int p;
 	u8 enable;
 
+	/*
+	 * Other taps (a packet socket, another handler of the ethertype)
+	 * may hold the same skb: ours to pull only after unsharing it.
+	 */
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb) {
+		rue_stat_inc(rdev, RUE_STAT_PFC_MALFORMED);
+		return NET_RX_DROP;
+	}
 	/* only frames to the reserved address or to us pause a port */
 	if (!ether_addr_equal(eth_hdr(skb)->h_dest, rue_pfc_dmac) &&
 	    !ether_addr_equal(eth_hdr(skb)->h_dest, ndev->dev_addr)) {

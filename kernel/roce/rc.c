@@ -88,7 +88,7 @@ static int rue_rc_tx(struct rue_qp *qp, int budget)
 	 */
 	if (READ_ONCE(qp->resp.res_out) != READ_ONCE(qp->resp.res_head) ||
 	    READ_ONCE(qp->resp.ack_pending))
-		n = rue_resp_tx(qp, budget, &out);
+		n = rue_resp_tx(qp, budget, &out, &error);
 	n += rue_req_tx(qp, budget - n, &out, &error);
 	rue_cc_tx_done(qp, rue_rc_wire_bytes(qp, &out));
 	rue_rc_send_list(qp, &out);

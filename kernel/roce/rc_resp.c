@@ -6,7 +6,8 @@
  * SEND data goes into receive WQEs, RDMA WRITE data into the target MR,
  * both copied once from the packet.  RDMA READ and atomic requests become
  * responder resources (struct rue_res): their answers leave, in PSN
- * order, from rue_resp_tx(), which the QP's transmit engine runs.  An
+ * order, from rue_resp_tx() (rc_resp_tx.c), which the QP's transmit
+ * engine runs.  An
  * ACK may not overtake an answer still queued (an ACK acknowledges every
  * earlier PSN), so while answers are queued the ACK waits behind them.
  *
@@ -26,6 +27,7 @@
  */
 #include "pkt.h"
 #include "rc_resp.h"
+#include "rc_resp_tx.h"
 #include "core/caps.h"
 #include "core/cq.h"
 #include "core/device.h"
@@ -36,8 +38,8 @@
 #include "core/stats.h"
 #include "net/xmit.h"
 
-static struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear,
-				    u32 psn, u8 syn, unsigned int pad, u8 **hdr)
+struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear, u32 psn,
+			     u8 syn, unsigned int pad, u8 **hdr)
 {
 	const struct rue_opcode_info *op = &rue_opcodes[opcode];
 	struct sk_buff *skb;
@@ -56,8 +58,8 @@ static struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear,
 	return skb;
 }
 
-static void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,
-			     struct sk_buff_head *out)
+void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,
+		      struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
 	u8 *hdr;
@@ -82,8 +84,7 @@ static void rue_resp_ack(struct rue_qp *qp, u8 syn, u32 psn,
 	rue_resp_ack_now(qp, syn, psn, out);
 }
 
-static void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn,
-			 struct sk_buff_head *out)
+void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn, struct sk_buff_head *out)
 {
 	if (syn == RUE_AETH_NAK_PSN_SEQ) {
 		rue_stat_inc(qp->rdev, RUE_STAT_SEQ_NAK_SENT);
@@ -104,12 +105,7 @@ static void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn,
 /* ------------------------------------------------------------------ */
 /* Resources                                                           */
 
-static struct rue_res *rue_res_at(struct rue_resp *resp, u32 i)
-{
-	return &resp->res[i % resp->res_size];
-}
-
-static void rue_res_release(struct rue_res *res)
+void rue_res_release(struct rue_res *res)
 {
 	if (res->mr) {
 		rue_mr_put(res->mr);
@@ -119,7 +115,7 @@ static void rue_res_release(struct rue_res *res)
 }
 
 /* Forget queued answers: the requester went back and asks again. */
-static void rue_resp_drop_output(struct rue_resp *resp)
+void rue_resp_drop_output(struct rue_resp *resp)
 {
 	for (; resp->res_out != resp->res_head; resp->res_out++)
 		rue_res_release(rue_res_at(resp, resp->res_out));
@@ -162,8 +158,6 @@ static struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
 	}
 	return NULL;
 }
-
-static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out);
 
 /* ------------------------------------------------------------------ */
 /* Executing requests                                                  */
@@ -302,13 +296,14 @@ static enum rue_resp_result rue_resp_write_first(struct rue_qp *qp,
 	if (resp->in_write || !(qp->access & IB_ACCESS_REMOTE_WRITE))
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	resp->write_va = be64_to_cpu(reth->va);
+	resp->write_rkey = be32_to_cpu(reth->rkey);
 	resp->write_len = be32_to_cpu(reth->len);
 	resp->write_left = resp->write_len;
 	resp->write_mr = NULL;
 	if (resp->write_len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (resp->write_len) {
-		resp->write_mr = rue_mr_get(qp->rdev, be32_to_cpu(reth->rkey),
+		resp->write_mr = rue_mr_get(qp->rdev, resp->write_rkey,
 					    true, qp->ibqp.pd,
 					    IB_ACCESS_REMOTE_WRITE, &merr);
 		if (!resp->write_mr ||
@@ -364,6 +359,9 @@ static enum rue_resp_result rue_resp_write(struct rue_qp *qp, struct rue_pkt *pk
 		}
 	}
 
+	/* not invalidated, deregistered or registered again since FIRST */
+	if (len && !rue_mr_still(resp->write_mr, resp->write_rkey))
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
 	if (len && rue_mr_copy_from_skb(resp->write_mr,
 					resp->write_va + resp->write_len -
 					resp->write_left,
@@ -388,6 +386,7 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 					  struct sk_buff_head *out)
 {
 	const struct rue_reth *reth = rue_pkt_reth(pkt);
+	u32 rkey = be32_to_cpu(reth->rkey);
 	u32 len = be32_to_cpu(reth->len);
 	u64 va = be64_to_cpu(reth->va);
 	enum rue_mr_err merr;
@@ -399,8 +398,8 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	if (len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (len) {
-		mr = rue_mr_get(qp->rdev, be32_to_cpu(reth->rkey), true,
-				qp->ibqp.pd, IB_ACCESS_REMOTE_READ, &merr);
+		mr = rue_mr_get(qp->rdev, rkey, true, qp->ibqp.pd,
+				IB_ACCESS_REMOTE_READ, &merr);
 		if (!mr || !rue_mr_in_range(mr, va, len)) {
 			if (mr)
 				rue_mr_put(mr);
@@ -419,6 +418,7 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	res->last_psn = rue_psn_add(pkt->psn, (len ? DIV_ROUND_UP(len, qp->mtu) : 1) - 1);
 	res->va = va;
 	res->length = len;
+	res->rkey = rkey;
 	res->mr = mr;
 	return RUE_RESP_OK;
 }
@@ -491,11 +491,86 @@ static bool rue_resp_trim(struct rue_qp *qp, struct rue_pkt *pkt)
 	return true;
 }
 
-static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
-			 struct sk_buff_head *out)
+/*
+ * A duplicate RDMA READ is answered again only as the READ it repeats,
+ * kept as a responder resource (IBTA 9.7.5.1.2): from the PSN the
+ * duplicate carries, with the same key and the rest of the same range.
+ * A requester asks again from the first response it lacks, so the
+ * duplicate's address and length must be the kept READ's, moved on by
+ * the packets before that PSN; anything else repeats no READ and is
+ * dropped, and the key is the kept one: a duplicate cannot name memory
+ * of its own.  The MR is looked up again (it may have been taken back
+ * since): a failure is a remote access error, as for a new READ.
+ */
+static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
+						struct rue_pkt *pkt,
+						struct sk_buff_head *out)
+{
+	const struct rue_reth *reth = rue_pkt_reth(pkt);
+	struct rue_resp *resp = &qp->resp;
+	struct rue_res *old, *res, kept;
+	enum rue_mr_err merr;
+	struct rue_mr *mr = NULL;
+	u64 skip;
+
+	old = rue_res_find(resp, RUE_RES_READ, pkt->psn);
+	if (!old)
+		return RUE_RESP_OK;	/* too old, or no READ: dropped */
+	skip = (u64)rue_psn_diff(pkt->psn, old->first_psn) * qp->mtu;
+	if (skip > old->length || be64_to_cpu(reth->va) != old->va + skip ||
+	    be32_to_cpu(reth->len) != old->length - skip)
+		return RUE_RESP_OK;
+	kept = *old;			/* rue_res_new() may reuse its slot */
+	if (kept.length - skip) {
+		mr = rue_mr_get(qp->rdev, kept.rkey, true, qp->ibqp.pd,
+				IB_ACCESS_REMOTE_READ, &merr);
+		if (!mr || !rue_mr_in_range(mr, kept.va + skip,
+					    kept.length - skip)) {
+			if (mr)
+				rue_mr_put(mr);
+			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
+		}
+	}
+	res = rue_res_new(qp);
+	if (!res) {
+		if (mr)
+			rue_mr_put(mr);
+		return RUE_RESP_OK;	/* answers queued up to the limit */
+	}
+	res->type = RUE_RES_READ;
+	res->pending = true;
+	res->first_psn = pkt->psn;
+	res->last_psn = kept.last_psn;
+	res->va = kept.va + skip;
+	res->length = kept.length - skip;
+	res->rkey = kept.rkey;
+	res->mr = mr;
+	resp->dup_next = rue_psn_add(res->last_psn, 1);
+	return RUE_RESP_OK;
+}
+
+/* A duplicate atomic: the original's answer again, never executed twice. */
+static void rue_resp_atomic_again(struct rue_qp *qp, struct rue_pkt *pkt)
+{
+	struct rue_res *old, *res, kept;
+
+	old = rue_res_find(&qp->resp, RUE_RES_ATOMIC, pkt->psn);
+	if (!old || old->first_psn != pkt->psn)
+		return;		/* too old to answer: drop */
+	kept = *old;		/* rue_res_new() may reuse its slot */
+	res = rue_res_new(qp);
+	if (!res)
+		return;
+	*res = kept;
+	res->mr = NULL;
+	res->pending = true;
+}
+
+static enum rue_resp_result rue_resp_dup(struct rue_qp *qp,
+					 struct rue_pkt *pkt,
+					 struct sk_buff_head *out)
 {
 	struct rue_resp *resp = &qp->resp;
-	struct rue_res *old, *res;
 
 	rue_stat_inc(qp->rdev, RUE_STAT_RX_DUP_REQUESTS);
 	if (!resp->dup_run || pkt->psn != resp->dup_next)
@@ -503,29 +578,32 @@ static void rue_resp_dup(struct rue_qp *qp, struct rue_pkt *pkt,
 	resp->dup_run = true;
 	resp->dup_next = rue_psn_add(pkt->psn, pkt->nseg);
 
-	if (pkt->mask & RUE_OPM_READ) {
-		/* Execute again from the PSN this request carries. */
-		if (rue_resp_read(qp, pkt, out) == RUE_RESP_OK) {
-			res = rue_res_at(resp, resp->res_head - 1);
-			resp->dup_next = rue_psn_add(res->last_psn, 1);
-		}
-		return;
-	}
+	if (pkt->mask & RUE_OPM_READ)
+		return rue_resp_read_again(qp, pkt, out);
 	if (pkt->mask & RUE_OPM_ATOMIC) {
-		old = rue_res_find(resp, RUE_RES_ATOMIC, pkt->psn);
-		if (!old || old->first_psn != pkt->psn)
-			return;		/* too old to answer: drop */
-		res = rue_res_new(qp);
-		if (!res)
-			return;
-		*res = *old;
-		res->mr = NULL;
-		res->pending = true;
-		return;
+		rue_resp_atomic_again(qp, pkt);
+		return RUE_RESP_OK;
 	}
 	/* SEND or WRITE: acknowledge everything so far, after the answers. */
 	rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
 		     rue_psn_add(resp->epsn, -1), out);
+	return RUE_RESP_OK;
+}
+
+/*
+ * The opcode sequence of a message (IBTA vol 1, ch. 9): while a
+ * multi-packet SEND or RDMA WRITE is being received, only its MIDDLE and
+ * LAST packets may come.  Anything else - another FIRST or ONLY, another
+ * operation, a SEND_WITH_INV of the key the WRITE is placing into - is an
+ * Invalid Request: NAK, and the QP goes to the error state.
+ */
+static bool rue_resp_in_sequence(const struct rue_resp *resp, u32 mask)
+{
+	if (resp->in_send)
+		return (mask & RUE_OPM_SEND) && !(mask & RUE_OPM_FIRST);
+	if (resp->in_write)
+		return (mask & RUE_OPM_WRITE) && !(mask & RUE_OPM_FIRST);
+	return true;
 }
 
 /**
@@ -559,7 +637,8 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 
 	d = rue_psn_diff(pkt->psn, resp->epsn);
 	if (d < 0 && !rue_resp_trim(qp, pkt)) {
-		rue_resp_dup(qp, pkt, out);
+		if (rue_resp_dup(qp, pkt, out) == RUE_RESP_ERR)
+			*error = true;
 		goto out;
 	}
 	d = rue_psn_diff(pkt->psn, resp->epsn);
@@ -576,7 +655,9 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	resp->dup_run = false;
 
 	head = resp->res_head;
-	if (pkt->mask & RUE_OPM_SEND)
+	if (!rue_resp_in_sequence(resp, pkt->mask))
+		r = rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	else if (pkt->mask & RUE_OPM_SEND)
 		r = rue_resp_send(qp, pkt, out);
 	else if (pkt->mask & RUE_OPM_WRITE)
 		r = rue_resp_write(qp, pkt, out);
@@ -607,140 +688,11 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	 * engine sends the rest of a long READ.
 	 */
 	if (resp->res_out == head && head != resp->res_head)
-		rue_resp_out(qp, 1, out);
+		rue_resp_out(qp, 1, out, error);
 out:
 	queued = resp->res_out != resp->res_head || resp->ack_pending;
 	spin_unlock_bh(&resp->lock);
 	return queued;
-}
-
-/* ------------------------------------------------------------------ */
-/* Answers                                                             */
-
-static u8 rue_read_resp_opcode(bool first, bool last)
-{
-	return first ? (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY :
-			       IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST) :
-		       (last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST :
-			       IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE);
-}
-
-/* For a local peer, one packet may carry many segments (struct rue_tx_cb). */
-static u32 rue_resp_read_len(struct rue_qp *qp, struct rue_res *res,
-			     bool lend, u32 *nseg)
-{
-	u32 mtu = qp->mtu, left = res->length - res->sent, max;
-
-	*nseg = 1;
-	if (left <= mtu || !READ_ONCE(qp->loop))
-		return min(mtu, left);
-	max = lend ? RUE_SEG_MAX_LEND : RUE_SEG_MAX_COPY;
-	if (left > max)
-		left = rounddown(max, mtu);
-	*nseg = DIV_ROUND_UP(left, mtu);
-	return left;
-}
-
-static struct sk_buff *rue_resp_read_pkt(struct rue_qp *qp, struct rue_res *res)
-{
-	struct rue_ksge sg = { .mr = res->mr, .addr = res->va, .length = res->length };
-	bool lend = res->mr && rue_mr_can_frag(res->mr);
-	bool first = res->sent == 0, last;
-	unsigned int pad;
-	struct sk_buff *skb;
-	u32 len, nseg;
-	u8 opcode;
-	u8 *hdr;
-
-	len = rue_resp_read_len(qp, res, lend, &nseg);
-	last = res->sent + len == res->length;
-	pad = rue_pad(len);
-	opcode = rue_read_resp_opcode(first, last && nseg == 1);
-	lend = lend && len > RUE_COPY_MAX;
-again:
-	skb = rue_resp_skb(qp, opcode, lend ? 0 : len,
-			   rue_psn_add(res->first_psn, res->sent / qp->mtu),
-			   RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID, pad, &hdr);
-	if (!skb)
-		return NULL;
-	if (len && rue_sgl_to_skb(&sg, 1, res->sent, len, skb, lend)) {
-		kfree_skb(skb);
-		if (!lend)
-			return NULL;
-		lend = false;
-		goto again;
-	}
-	if (nseg > 1) {
-		rue_tx_cb(skb)->nseg = nseg;
-		rue_tx_cb(skb)->last_opcode = rue_read_resp_opcode(false, last);
-	}
-	res->sent += len;
-	return skb;
-}
-
-static struct sk_buff *rue_resp_atomic_pkt(struct rue_qp *qp, struct rue_res *res)
-{
-	struct sk_buff *skb;
-	u8 *hdr;
-
-	skb = rue_resp_skb(qp, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, res->first_psn,
-			   RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID, 0, &hdr);
-	if (!skb)
-		return NULL;
-	((struct rue_atmack *)(hdr + rue_opcodes[IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE].atmack))
-		->orig = cpu_to_be64(res->orig);
-	return skb;
-}
-
-/**
- * rue_resp_tx() - build queued answers: READ responses, atomic ACKs, and
- * the ACK that waited behind them
- * @qp: an RC QP
- * @budget: at most this many packets
- * @out: where the packets go
- *
- * Return: the number of packets built.
- */
-int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out)
-{
-	int n;
-
-	spin_lock_bh(&qp->resp.lock);
-	n = rue_resp_out(qp, budget, out);
-	spin_unlock_bh(&qp->resp.lock);
-	return n;
-}
-
-/* Build queued answers and the ACK behind them; resp.lock held. */
-static int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out)
-{
-	struct rue_resp *resp = &qp->resp;
-	struct sk_buff *skb;
-	int n = 0;
-
-	while (n < budget && resp->res_out != resp->res_head &&
-	       qp->state != IB_QPS_ERR) {
-		struct rue_res *res = rue_res_at(resp, resp->res_out);
-
-		if (res->type == RUE_RES_READ)
-			skb = rue_resp_read_pkt(qp, res);
-		else
-			skb = rue_resp_atomic_pkt(qp, res);
-		if (!skb)
-			break;
-		__skb_queue_tail(out, skb);
-		n++;
-		if (res->type == RUE_RES_ATOMIC || res->sent >= res->length) {
-			rue_res_release(res);
-			resp->res_out++;
-		}
-	}
-	if (resp->ack_pending && resp->res_out == resp->res_head && n < budget) {
-		resp->ack_pending = false;
-		rue_resp_ack_now(qp, resp->ack_syn, resp->ack_psn, out);
-		n++;
-	}
-	return n;
 }
 
 /* Entering RTR: expect rq_psn. */

@@ -6,14 +6,30 @@
 #define _RUE_RC_RESP_H
 
 #include <linux/skbuff.h>
+#include "core/qp.h"
 
 struct rue_pkt;
-struct rue_qp;
 
 bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 		  struct sk_buff_head *out, bool *error, bool *event);
-int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out);
+int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
+		bool *error);
 void rue_resp_start(struct rue_qp *qp);
 void rue_resp_clear(struct rue_qp *qp, bool flush);
+
+/* for the answers (rc_resp_tx.c); resp.lock held */
+struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear, u32 psn,
+			     u8 syn, unsigned int pad, u8 **hdr);
+void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,
+		      struct sk_buff_head *out);
+void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn, struct sk_buff_head *out);
+void rue_res_release(struct rue_res *res);
+void rue_resp_drop_output(struct rue_resp *resp);
+
+/* Responder resource @i of the ring (a free-running index). */
+static inline struct rue_res *rue_res_at(struct rue_resp *resp, u32 i)
+{
+	return &resp->res[i % resp->res_size];
+}
 
 #endif /* _RUE_RC_RESP_H */

@@ -91,14 +91,14 @@ static int rue_nl_job_attrs(struct genl_info *info, struct nlattr **tb)
 }
 
 /* A job's device, referenced, after its job nest is parsed into @tb. */
-static struct rue_dev *rue_nl_job_dev(struct genl_info *info,
-				      struct nlattr **tb)
+static struct rue_dev *rue_nl_job_dev(struct sk_buff *skb,
+				      struct genl_info *info, struct nlattr **tb)
 {
 	int err = rue_nl_job_attrs(info, tb);
 
 	if (err)
 		return ERR_PTR(err);
-	return rue_nl_dev_get(info->attrs, info->extack);
+	return rue_nl_dev_get(skb, info->attrs, info->extack);
 }
 
 /* Who the new job admits, mapped from the requester's user namespace. */
@@ -140,7 +140,7 @@ int rue_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	err = rue_nl_job_grant(info, tb, rue_nl_user_ns(skb), &grant);
 	if (err)
 		return err;
-	rdev = rue_nl_dev_get(info->attrs, info->extack);
+	rdev = rue_nl_dev_get(skb, info->attrs, info->extack);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	err = rue_job_add(rdev, nla_get_u32(tb[RUE_A_JOB_ID]), &grant);
@@ -157,7 +157,7 @@ int rue_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rue_dev *rdev;
 	int err;
 
-	rdev = rue_nl_job_dev(info, tb);
+	rdev = rue_nl_job_dev(skb, info, tb);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	err = rue_job_del(rdev, nla_get_u32(tb[RUE_A_JOB_ID]));
@@ -178,7 +178,7 @@ int rue_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rue_dev *rdev;
 	int err;
 
-	rdev = rue_nl_job_dev(info, tb);
+	rdev = rue_nl_job_dev(skb, info, tb);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	err = rue_job_query(rdev, nla_get_u32(tb[RUE_A_JOB_ID]), &job);
@@ -357,7 +357,9 @@ static int rue_nl_put_uet_stats(struct sk_buff *msg, struct rue_dev *rdev,
  */
 int rue_nl_uet_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rue_dev *rdev = rue_nl_dev_get(info->attrs, info->extack);
+	struct rue_dev *rdev;
+
+	rdev = rue_nl_dev_get(skb, info->attrs, info->extack);
 
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);

@@ -96,6 +96,10 @@ struct rue_pdc {
 	/* target, under lock */
 	struct hlist_node tgt_node;	/* rdev->uet.tgt */
 	struct list_head gc_node;	/* the reaper's */
+	struct list_head probation;	/* rdev->uet.unproven; its lock */
+	unsigned long born;		/* jiffies */
+	/* SES took a request: no longer evictable (WRITE_ONCE under lock) */
+	bool proven;
 	u32 rx_next;			/* every PSN before it arrived */
 	u32 ack_bytes;			/* since the last ACK */
 	u32 ooo;			/* arrived out of order */

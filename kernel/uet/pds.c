@@ -479,6 +479,9 @@ int rue_pds_dev_init(struct rue_dev *rdev, const struct rue_pds_upcalls *up)
 	spin_lock_init(&u->lock);
 	xa_init_flags(&u->pdcs, XA_FLAGS_LOCK_BH);
 	hash_init(u->tgt);
+	INIT_LIST_HEAD(&u->unproven);
+	u->src_seed = get_random_u32();
+	memset(u->nr_src, 0, sizeof(u->nr_src));
 	atomic_set(&u->nr_alloc, 0);
 	rue_pds_tgt_start(rdev);
 	return 0;

@@ -6,7 +6,16 @@
  *
  * A target PDC is made on the first SYN request of an initiator PDC (and
  * found again by the initiator's address and PDCID while SYNs keep
- * coming), at most rue.uet_max_target_pdcs of them.  It tracks the PSNs
+ * coming), at most rue.uet_max_target_pdcs of them.  Anyone can send a
+ * SYN from any address, so that state is bounded twice: one bucket of
+ * initiator addresses (a keyed hash) holds at most an eighth of the
+ * table, and a full table makes room by closing the oldest PDC through
+ * which SES has taken no request yet (a job member's PDC is proven by its
+ * first request, usually the SYN itself), once it has had
+ * RUE_PDC_PROBATION to prove itself; with none such, the SYN is refused
+ * (NACK NO_PDC_AVAIL).  A flood of forged SYNs then only displaces its
+ * own PDCs, unless it outpaces the table in one probation time (4096 in
+ * 100 ms).  It tracks the PSNs
  * it has in a window of RUE_PDC_WIN ahead of rx_next and acknowledges
  * with ACK_CC: the cack PSN, a SACK bitmap from cack + 2, NSCC state.
  * ACKs are coalesced (3.5.12): each request adds max(its length, 1 KiB)
@@ -36,6 +45,8 @@ module_param(uet_max_target_pdcs, uint, 0644);
 MODULE_PARM_DESC(uet_max_target_pdcs, "UET: target PDCs a device keeps at most; more SYNs are refused (default 4096)");
 
 #define RUE_PDC_IDLE		(5 * HZ)	/* target side without traffic */
+#define RUE_PDC_PROBATION	(HZ / 10)	/* not evicted younger */
+#define RUE_EVICT_SCAN		64		/* other buckets' passed over */
 #define RUE_ACK_TRIGGER		16384		/* ACK_GEN_TRIGGER */
 #define RUE_ACK_MIN_ADD		1024		/* ACK_GEN_MIN_PKT_ADD */
 
@@ -48,18 +59,52 @@ static u32 rue_tgt_hash(const struct in6_addr *saddr, u16 spdcid)
 }
 
 /*
- * A target PDC out of the table (its lock dropped) closes: no longer
- * found, SES forgets it, the table's reference goes.
+ * A target PDC out of the table (its lock dropped) closes: SES forgets
+ * it, it is no longer found, the table's reference goes.  SES first:
+ * while the PDC is published, a QP's release (rue_pds_tgt_qp_gone())
+ * finds it and waits for its lock, so the QPs SES's messages name stay
+ * alive while SES returns their receive WQEs; once dead, it is skipped.
  */
 static void rue_pdc_tgt_close(struct rue_pdc *pdc)
 {
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSED);
-	rue_pdc_unpublish(pdc);
 	spin_lock_bh(&pdc->lock);
 	pdc->dead = true;
 	rue_pdc_ses_close(pdc);
 	spin_unlock_bh(&pdc->lock);
+	rue_pdc_unpublish(pdc);
 	rue_pdc_put(pdc);
+}
+
+/* The bucket of target PDCs from @saddr. */
+static u32 rue_tgt_src(const struct rue_uet_dev *u,
+		       const struct in6_addr *saddr)
+{
+	return jhash(saddr, sizeof(*saddr), u->src_seed) %
+	       RUE_TGT_SRC_BUCKETS;
+}
+
+/* Into the table, on probation; u->lock held. */
+static void rue_pdc_tgt_link(struct rue_uet_dev *u, struct rue_pdc *pdc,
+			     u32 h)
+{
+	hash_add(u->tgt, &pdc->tgt_node, h);
+	u->nr_tgt++;
+	u->nr_src[rue_tgt_src(u, &pdc->av.daddr)]++;
+	pdc->born = jiffies;
+	list_add_tail(&pdc->probation, &u->unproven);
+}
+
+/*
+ * Out of the table, no longer found by SYNs; u->lock held.  The caller
+ * closes it (rue_pdc_tgt_close()) after dropping the lock.
+ */
+static void rue_pdc_tgt_unlink(struct rue_uet_dev *u, struct rue_pdc *pdc)
+{
+	hash_del(&pdc->tgt_node);
+	u->nr_tgt--;
+	u->nr_src[rue_tgt_src(u, &pdc->av.daddr)]--;
+	list_del_init(&pdc->probation);
 }
 
 /* The CLOSE of a target PDC arrived in order: unless the reaper was first. */
@@ -72,10 +117,61 @@ static void rue_pdc_tgt_free(struct rue_pdc *pdc)
 		spin_unlock_bh(&u->lock);
 		return;
 	}
-	hash_del(&pdc->tgt_node);
-	u->nr_tgt--;
+	rue_pdc_tgt_unlink(u, pdc);
 	spin_unlock_bh(&u->lock);
 	rue_pdc_tgt_close(pdc);
+}
+
+/*
+ * Make room: the oldest target PDC still on probation after
+ * RUE_PDC_PROBATION - of source bucket @bucket, or any if it is
+ * negative - unlinked, for the caller to close; or NULL.  Proven PDCs
+ * leave the list as the walk passes them (once each); at most
+ * RUE_EVICT_SCAN unproven ones of other buckets are passed over.
+ * u->lock held.
+ */
+static struct rue_pdc *rue_pdc_tgt_evict(struct rue_uet_dev *u, int bucket)
+{
+	struct rue_pdc *pdc, *next;
+	int scan = RUE_EVICT_SCAN;
+
+	list_for_each_entry_safe(pdc, next, &u->unproven, probation) {
+		if (READ_ONCE(pdc->proven)) {
+			list_del_init(&pdc->probation);
+			continue;
+		}
+		if (time_before(jiffies, pdc->born + RUE_PDC_PROBATION))
+			return NULL;	/* the rest are younger */
+		if (bucket < 0 || rue_tgt_src(u, &pdc->av.daddr) == bucket) {
+			rue_pdc_tgt_unlink(u, pdc);
+			return pdc;
+		}
+		if (!--scan)
+			return NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Room for a target PDC from @saddr: 0, with *@victim an unproven PDC
+ * unlinked to make it (or NULL); or -EBUSY.  A full bucket makes room
+ * within itself, a full table anywhere.  u->lock held.
+ */
+static int rue_pdc_tgt_room(struct rue_uet_dev *u,
+			    const struct in6_addr *saddr,
+			    struct rue_pdc **victim)
+{
+	u32 max = READ_ONCE(uet_max_target_pdcs);
+	u32 b = rue_tgt_src(u, saddr);
+
+	*victim = NULL;
+	if (u->nr_src[b] >= max_t(u32, max / 8, 1))
+		*victim = rue_pdc_tgt_evict(u, b);
+	else if (u->nr_tgt >= max)
+		*victim = rue_pdc_tgt_evict(u, -1);
+	else
+		return 0;
+	return *victim ? 0 : -EBUSY;
 }
 
 /* The target PDC a SYN request opens, or the one it opened before. */
@@ -85,7 +181,7 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 {
 	struct rue_uet_dev *u = &rdev->uet;
 	u32 h = rue_tgt_hash(&rx->av.daddr, rx->spdcid);
-	struct rue_pdc *pdc;
+	struct rue_pdc *pdc, *victim = NULL;
 
 	spin_lock_bh(&u->lock);
 	hash_for_each_possible(u->tgt, pdc, tgt_node, h)
@@ -94,22 +190,25 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 			refcount_inc(&pdc->ref);
 			goto out;
 		}
-	/* anyone can send SYNs: state for them is bounded */
-	if (u->nr_tgt >= READ_ONCE(uet_max_target_pdcs)) {
-		pdc = NULL;
+	pdc = NULL;
+	if (rue_pdc_tgt_room(u, &rx->av.daddr, &victim)) {
+		rue_uet_stat_inc(rdev, RUE_USTAT_SYN_REFUSED);
 		goto out;
 	}
 	pdc = rue_pdc_alloc(rdev, RUE_PDC_TARGET, mode, job, &rx->av);
 	if (pdc) {
-		u->nr_tgt++;
 		pdc->rid = rx->spdcid;
 		pdc->rx_next = psn - psn_off;
-		hash_add(u->tgt, &pdc->tgt_node, h);
+		rue_pdc_tgt_link(u, pdc, h);
 		refcount_inc(&pdc->ref);
 		rue_pdc_publish(pdc);
 	}
 out:
 	spin_unlock_bh(&u->lock);
+	if (victim) {
+		rue_uet_stat_inc(rdev, RUE_USTAT_PDC_EVICTED);
+		rue_pdc_tgt_close(victim);
+	}
 	return pdc;
 }
 
@@ -185,10 +284,13 @@ static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 	state = ((u64)(pdc->rcvd_bytes & RUE_NSCC_RCVD_BYTES_MASK) <<
 		 RUE_NSCC_RCVD_BYTES_SHIFT) | (pdc->ooo & 0xffff);
 	cc->cc_state = cpu_to_be64(state);
-	if (read)
+	if (read) {
 		next = pdc->rdev->uet.up->read(pdc->rdev, pdc->job, read, skb);
-	else if (rsp)
+		if (next == RUE_PDS_NEXT_RSP_DATA && !pdc->proven)
+			WRITE_ONCE(pdc->proven, true);
+	} else if (rsp) {
 		skb_put_data(skb, rsp, sizeof(*rsp));
+	}
 	cc->ack.prologue = rue_pds_prologue(RUE_PDS_ACK_CC, next, flags);
 	pdc->ack_bytes = 0;
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ACKS_SENT);
@@ -318,6 +420,8 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 		if (ret != RUE_SES_RC_OK) {
 			rsp = &r;
 			ack = true;
+		} else if (!pdc->proven) {
+			WRITE_ONCE(pdc->proven, true);
 		}
 	}
 	if (rue_pdc_tgt_track(pdc, psn, d, rx->paylen))
@@ -450,8 +554,7 @@ static void rue_pds_reap(struct work_struct *work)
 	spin_lock_bh(&u->lock);
 	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node)
 		if (time_after(jiffies, READ_ONCE(pdc->last_rx) + RUE_PDC_IDLE)) {
-			hash_del(&pdc->tgt_node);
-			u->nr_tgt--;
+			rue_pdc_tgt_unlink(u, pdc);
 			list_add(&pdc->gc_node, &idle);
 		}
 	spin_unlock_bh(&u->lock);
@@ -485,8 +588,7 @@ void rue_pds_tgt_stop(struct rue_dev *rdev)
 
 	cancel_delayed_work_sync(&u->reaper);
 	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
-		hash_del(&pdc->tgt_node);
-		u->nr_tgt--;
+		rue_pdc_tgt_unlink(u, pdc);
 		rue_pdc_tgt_close(pdc);
 	}
 }

@@ -84,7 +84,37 @@ static void rue_ses_rmsg_complete(struct rue_qp *qp, struct rue_ses_rmsg *m)
 	rue_qp_complete(qp, qp->rcq, &cqe, false);
 }
 
-/* Forget the messages being received on a PDC: those for @qp, or all. */
+/*
+ * A message that will not complete (its initiator gave up on it, or its
+ * PDC closed): a receive WQE it holds goes back to its owner, completed
+ * with IB_WC_REM_ABORT_ERR, unless the QP is in the error state (being
+ * destroyed, or flushing: see Documentation/uet.md).  m->qp is alive:
+ * its release waits for the PDC's lock, held here (rue_ses_tgt_qp_gone()).
+ */
+static void rue_ses_rmsg_abort(struct rue_ses_rmsg *m)
+{
+	struct rue_qp *qp = m->qp;
+	bool done = false;
+
+	if (m->rqe) {
+		spin_lock(&qp->resp.lock);
+		if (qp->state != IB_QPS_ERR) {
+			if (m->status == IB_WC_SUCCESS)
+				m->status = IB_WC_REM_ABORT_ERR;
+			rue_ses_rmsg_complete(qp, m);
+			done = true;
+		}
+		spin_unlock(&qp->resp.lock);
+	}
+	if (done)
+		rue_qp_notify(qp);
+	rue_ses_rmsg_free(m);
+}
+
+/*
+ * Forget the messages being received on a PDC: those for @qp, which is
+ * going (no completion), or all, the PDC closing (aborted).
+ */
 static void rue_ses_rmsg_drop_all(struct rue_ses_tgt_pdc *s, struct rue_qp *qp)
 {
 	int i;
@@ -92,7 +122,12 @@ static void rue_ses_rmsg_drop_all(struct rue_ses_tgt_pdc *s, struct rue_qp *qp)
 	for (i = 0; i < RUE_PDC_WIN; i++) {
 		struct rue_ses_rmsg *m = s->rmsg[i];
 
-		if (m && (!qp || m->qp == qp)) {
+		if (!m)
+			continue;
+		if (!qp) {
+			s->rmsg[i] = NULL;
+			rue_ses_rmsg_abort(m);
+		} else if (m->qp == qp) {
 			s->rmsg[i] = NULL;
 			rue_ses_rmsg_free(m);
 		}
@@ -235,7 +270,12 @@ static int rue_ses_rmsg_take_rqe(struct rue_qp *qp, struct rue_ses_rmsg *m)
 /*
  * The message state of a multi-packet SEND, or of a WRITE with header
  * data (or one whose first packet has not come yet), taking a receive
- * WQE for a SEND.  The PDC's lock held.
+ * WQE for a SEND: 0, a return code, or a negative errno.  The PDC's lock
+ * held.  Every packet of a message carries its opcode and request_length
+ * (UE 1.0.1 3.4.2); the first one to arrive fixes both, and a later
+ * packet that says otherwise is refused (a return code) rather than
+ * placed: the receive WQE was sized against the first length, and
+ * rue_ses_rcv_op() checked the packet's offset against its own.
  */
 static int rue_ses_rmsg_get(struct rue_ses_tgt_pdc *s, struct rue_qp *qp,
 			    u16 msg_id, u8 opcode, u32 length,
@@ -246,13 +286,17 @@ static int rue_ses_rmsg_get(struct rue_ses_tgt_pdc *s, struct rue_qp *qp,
 	int err;
 
 	if (m && m->msg_id == msg_id && m->qp == qp) {
+		if (m->opcode != opcode)
+			return RUE_SES_RC_UNSUPPORTED_OP;
+		if (m->length != length)
+			return RUE_SES_RC_TOO_LONG;
 		*mp = m;
 		return 0;
 	}
 	if (m) {
 		/* a message its initiator gave up on */
 		*slot = NULL;
-		rue_ses_rmsg_free(m);
+		rue_ses_rmsg_abort(m);
 	}
 	m = kzalloc(struct_size(m, sg, qp->max_recv_sge), GFP_ATOMIC);
 	if (!m)

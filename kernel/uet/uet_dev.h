@@ -14,6 +14,9 @@
 
 struct rue_pds_upcalls;
 
+/* Buckets of target PDCs by their initiator's address (pds_tgt.c). */
+#define RUE_TGT_SRC_BUCKETS	64
+
 struct rue_uet_dev {
 	/* SES (ses.c) */
 	struct xarray eps;		/* UET QPs by PIDonFEP; RCU */
@@ -25,6 +28,13 @@ struct rue_uet_dev {
 	DECLARE_HASHTABLE(tgt, 8);	/* target PDCs by peer and its PDCID */
 	struct delayed_work reaper;	/* closes idle target PDCs */
 	u32 nr_tgt;			/* target PDCs in tgt; lock */
+	/*
+	 * Target PDCs SES has taken no request of yet, oldest first (lazily:
+	 * proven ones leave when eviction passes them); lock.
+	 */
+	struct list_head unproven;
+	u32 src_seed;			/* of the per-source buckets' hash */
+	u16 nr_src[RUE_TGT_SRC_BUCKETS];	/* target PDCs by source; lock */
 	atomic_t nr_alloc;		/* PDCs allocated and not yet freed */
 	const struct rue_pds_upcalls *up;	/* SES, from rue_pds_dev_init() */
 };

@@ -38,6 +38,8 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_CWND_DECREASES] = "cwnd_decreases",
 	[RUE_USTAT_CWND_INCREASES] = "cwnd_increases",
 	[RUE_USTAT_ECN_MARKED_RCVD] = "ecn_marked_rcvd",
+	[RUE_USTAT_SYN_REFUSED] = "syn_refused",
+	[RUE_USTAT_PDC_EVICTED] = "pdc_evicted",
 };
 
 /*

@@ -91,6 +91,14 @@ enum rue_ustat {
 	RUE_USTAT_CWND_INCREASES,
 	/* a UET packet arrived with CE in the IP ECN field, any type */
 	RUE_USTAT_ECN_MARKED_RCVD,
+	/* a SYN opened no target PDC: its initiator's address bucket was
+	 * full, or the table was and no PDC could be evicted (pds_tgt.c)
+	 */
+	RUE_USTAT_SYN_REFUSED,
+	/* a target PDC SES had taken no request of was closed to make room
+	 * for a new one; it also counts in pdc_closed
+	 */
+	RUE_USTAT_PDC_EVICTED,
 	RUE_NUSTATS
 };
 

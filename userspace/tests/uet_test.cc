@@ -18,6 +18,7 @@
 
 #include "tests/fixture.h"
 #include "tests/pattern.h"
+#include "tests/uet_side.h"
 
 namespace rue::test {
 namespace {
@@ -25,138 +26,6 @@ namespace {
 constexpr uint32_t kJob = 0x4242;
 constexpr uint32_t kOtherJob = 0x4343;
 constexpr uint32_t kUngrantedJob = 0x777777;
-
-// One completion of an extended CQ, with the UET fields.
-struct UetWc {
-  uint64_t wr_id = 0;
-  ibv_wc_status status = IBV_WC_SUCCESS;
-  ibv_wc_opcode opcode = IBV_WC_SEND;
-  uint32_t byte_len = 0;
-  uint32_t src_qp = 0;
-  unsigned int flags = 0;
-  uint32_t initiator = 0;
-  uint32_t job = 0;
-  uint64_t imm64 = 0;
-};
-
-struct CqExDeleter {
-  void operator()(ibv_cq_ex* cq) const { ibv_destroy_cq(ibv_cq_ex_to_cq(cq)); }
-};
-using CqEx = std::unique_ptr<ibv_cq_ex, CqExDeleter>;
-
-CqEx MakeCqEx(ibv_context* ctx, int cqe) {
-  ibv_cq_init_attr_ex attr{};
-  attr.cqe = static_cast<uint32_t>(cqe);
-  attr.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM |
-                  IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP;
-  return CqEx(ibv_create_cq_ex(ctx, &attr));
-}
-
-::testing::AssertionResult PollEx(ibv_cq_ex* cq, size_t n,
-                                  std::vector<UetWc>* out,
-                                  milliseconds timeout = milliseconds(10000)) {
-  auto end = Clock::now() + timeout;
-  ibv_poll_cq_attr pa{};
-  while (out->size() < n) {
-    int ret = ibv_start_poll(cq, &pa);
-    if (ret == ENOENT) {
-      if (Clock::now() > end)
-        return ::testing::AssertionFailure()
-               << "got " << out->size() << " of " << n << " completions";
-      continue;
-    }
-    if (ret)
-      return ::testing::AssertionFailure() << "ibv_start_poll: " << ret;
-    do {
-      UetWc w;
-      w.wr_id = cq->wr_id;
-      w.status = cq->status;
-      w.opcode = ibv_wc_read_opcode(cq);
-      w.byte_len = ibv_wc_read_byte_len(cq);
-      w.src_qp = ibv_wc_read_src_qp(cq);
-      w.flags = ibv_wc_read_wc_flags(cq);
-      w.initiator = ruedv_wc_read_initiator(cq);
-      w.job = ruedv_wc_read_job_id(cq);
-      w.imm64 = ruedv_wc_read_imm64(cq);
-      out->push_back(w);
-    } while (out->size() < n && ibv_next_poll(cq) == 0);
-    ibv_end_poll(cq);
-  }
-  return ::testing::AssertionSuccess();
-}
-
-// A UET QP with its PD, CQs and a region.
-struct UetSide {
-  Endpoint ep;
-  Pd pd;
-  CqEx scq, rcq;
-  Qp qp;
-  ibv_qp_ex* qpx = nullptr;
-  uint32_t addr = 0;
-  Region mem;
-};
-
-void MakeUetSide(const Endpoint& ep, uint32_t job, uint8_t mode,
-                 size_t mem_bytes, UetSide* s, ibv_pd* shared_pd = nullptr) {
-  s->ep = ep;
-  ibv_pd* pd = shared_pd;
-  if (!pd) {
-    s->pd.reset(ibv_alloc_pd(ep.ctx()));
-    ASSERT_TRUE(s->pd) << "ibv_alloc_pd: " << strerror(errno);
-    pd = s->pd.get();
-  }
-  s->scq = MakeCqEx(ep.ctx(), 512);
-  s->rcq = MakeCqEx(ep.ctx(), 512);
-  ASSERT_TRUE(s->scq && s->rcq) << "ibv_create_cq_ex: " << strerror(errno);
-
-  ibv_qp_init_attr_ex ax{};
-  ax.qp_type = IBV_QPT_DRIVER;
-  ax.send_cq = ibv_cq_ex_to_cq(s->scq.get());
-  ax.recv_cq = ibv_cq_ex_to_cq(s->rcq.get());
-  ax.cap.max_send_wr = 256;
-  ax.cap.max_recv_wr = 256;
-  ax.cap.max_send_sge = 2;
-  ax.cap.max_recv_sge = 2;
-  ax.pd = pd;
-  ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-  ax.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
-                      IBV_QP_EX_WITH_RDMA_WRITE |
-                      IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
-                      IBV_QP_EX_WITH_RDMA_READ;
-  ruedv_qp_init_attr ua{};
-  ua.job_id = job;
-  ua.mode = mode;
-  ua.entropy = 4;
-  s->qp.reset(ruedv_create_qp(ep.ctx(), &ax, &ua, sizeof(ua)));
-  ASSERT_TRUE(s->qp) << "ruedv_create_qp: " << strerror(errno);
-  s->qpx = ibv_qp_to_qp_ex(s->qp.get());
-  ASSERT_NE(s->qpx, nullptr);
-
-  ruedv_qp_attr qa{};
-  ASSERT_EQ(ruedv_query_qp(s->qp.get(), &qa, sizeof(qa)), 0);
-  EXPECT_EQ(qa.job_id, job);
-  EXPECT_EQ(qa.mode, mode);
-  EXPECT_NE(RUEDV_UET_ADDR_PID(qa.addr), 0u);
-  s->addr = qa.addr;
-
-  ibv_qp_attr m{};
-  m.qp_state = IBV_QPS_INIT;
-  m.port_num = 1;
-  ASSERT_EQ(ibv_modify_qp(s->qp.get(), &m, IBV_QP_STATE | IBV_QP_PORT), 0);
-  m.qp_state = IBV_QPS_RTR;
-  ASSERT_EQ(ibv_modify_qp(s->qp.get(), &m, IBV_QP_STATE), 0);
-  m.qp_state = IBV_QPS_RTS;
-  ASSERT_EQ(ibv_modify_qp(s->qp.get(), &m, IBV_QP_STATE), 0);
-  if (mem_bytes) {
-    ASSERT_NO_FATAL_FAILURE(MakeRegion(pd, mem_bytes, kAllAccess, &s->mem));
-  }
-}
-
-uint64_t Key64(ibv_mr* mr) {
-  ruedv_mr_attr a{};
-  EXPECT_EQ(ruedv_query_mr(mr, &a, sizeof(a)), 0);
-  return a.key64;
-}
 
 class Uet : public ::testing::TestWithParam<std::tuple<Topology, int>> {
  protected:

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// A UET target under a remote sender (kernel/uet/pds_tgt.c, ses_tgt.c):
+// SYNs from anyone cannot take the target PDCs a job member needs
+// (issue 15 item 7), the packets of one message agree on its length
+// (item 11e), and a message that never completes gives its receive WQE
+// back (item 7).  The forged initiator sends from device B's address
+// with its own PDCIDs (0xf100-0xf13f, 0xf200), by which answers to it
+// are told apart.  Device B receives them too and drops them, unless a
+// random PDCID of its own (pds.c) happens to be one of these: about one
+// run in a thousand would see device B's PDC disturbed.
+//
+// kJob is granted on device A by the suite script (rue_hostile.sh).
+#include <fstream>
+#include <thread>
+
+#include "tests/forged_peer.h"
+#include "tests/forged_uet_peer.h"
+#include "tests/hostile.h"
+#include "tests/uet_side.h"
+
+namespace rue::test {
+namespace {
+
+constexpr uint32_t kJob = 0x4242;
+constexpr char kMaxPdcs[] = "/sys/module/rue/parameters/uet_max_target_pdcs";
+
+// A module parameter, set for one test and put back after it.
+class ParamOverride {
+ public:
+  ParamOverride(const char* path, const std::string& value) : path_(path) {
+    std::ifstream in(path);
+    in >> old_;
+    std::ofstream(path) << value;
+  }
+  ~ParamOverride() {
+    if (!old_.empty()) std::ofstream(path_) << old_;
+  }
+
+ private:
+  const char* path_;
+  std::string old_;
+};
+
+class HostileUet : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Device& a = DevA();
+    Device& b = DevB();
+    a_ = {&a, *a.gid4};
+    b_ = {&b, *b.gid4};
+    ruedv_device_attr da{};
+    ASSERT_EQ(ruedv_query_device(a_.ctx(), &da, sizeof(da)), 0);
+    if (!(da.caps & RUEDV_DEVICE_CAP_UET_SEND)) GTEST_SKIP() << "no UET";
+    std::optional<std::string> ifname = GidNetdev(b.name, *b.gid4);
+    if (!ifname) GTEST_SKIP() << "no netdev for device B's IPv4 GID";
+    if (auto why = ForgedUetPeer::Open(b.ip4, a.ip4, *ifname, &peer_))
+      GTEST_SKIP() << *why;
+    ASSERT_NO_FATAL_FAILURE(MakeUetSide(a_, kJob, RUEDV_UET_RUD, 1 << 16, &t_));
+  }
+
+  // A standard SEND request of message @msg_id to the target.
+  wire::SesRequest Send(uint16_t msg_id, uint8_t flags,
+                        uint32_t request_length) const {
+    wire::SesRequest s;
+    s.opcode = static_cast<uint8_t>(wire::SesOpcode::kSend);
+    s.flags = flags;
+    s.message_id = msg_id;
+    s.job_id = kJob;
+    s.pid_on_fep = RUEDV_UET_ADDR_PID(t_.addr);
+    s.resource_index = RUEDV_UET_ADDR_RI(t_.addr);
+    s.initiator = 0x0abc;
+    s.request_length = request_length;
+    return s;
+  }
+
+  // Answers to the forged PDC @spdcid.
+  static size_t CountTo(const std::vector<UetAnswer>& got, uint16_t spdcid,
+                        const std::function<bool(const UetAnswer&)>& match) {
+    size_t n = 0;
+    for (const UetAnswer& a : got)
+      if (a.dpdcid() == spdcid && match(a)) n++;
+    return n;
+  }
+
+  Endpoint a_, b_;
+  UetSide t_;
+  std::unique_ptr<ForgedUetPeer> peer_;
+};
+
+bool IsNack(const UetAnswer& a, wire::NackCode code) {
+  const auto* n = std::get_if<wire::PdsNack>(&a.headers.pds);
+  return n && n->nack_code == static_cast<uint8_t>(code);
+}
+
+bool IsAckWithRc(const UetAnswer& a, std::optional<uint8_t> rc) {
+  if (!std::get_if<wire::PdsAck>(&a.headers.pds)) return false;
+  if (!rc) return !a.headers.ses_response;
+  return a.headers.ses_response && a.headers.ses_response->return_code == *rc;
+}
+
+// 64 SYNs from one address naming no endpoint: each would keep a target
+// PDC.  With a table of 64 they used to fill it, and a job member's SYN
+// from the same host was refused (NO_PDC_AVAIL) until the reaper freed
+// them.  Now one address gets an eighth of the table, the rest are
+// refused, and a job member's SYN evicts one that never delivered.
+TEST_F(HostileUet, SynFloodLeavesRoomForAJobMember) {
+  ParamOverride max(kMaxPdcs, "64");
+  constexpr uint16_t kFirst = 0xf100;
+  constexpr int kSyns = 64;
+  // One at a time, each answered before the next: an ACK with BAD_PID
+  // (a PDC was made) or a NACK.  (Sent back to back, half the answers
+  // of 64 went missing on the way, which says nothing of the table.)
+  for (int i = 0; i < kSyns; i++) {
+    wire::SesRequest s = Send(1, wire::ses_flags::kSom | wire::ses_flags::kEom, 0);
+    s.pid_on_fep = 0xfff;  // no such endpoint
+    const uint16_t pdc = kFirst + i;
+    ASSERT_TRUE(peer_->Send(RudRequest(pdc, 1000, true, 0, s)));
+    ASSERT_TRUE(peer_->WaitAnswers(
+        [pdc](const std::vector<UetAnswer>& got) {
+          return CountTo(got, pdc, [](const UetAnswer&) { return true; }) > 0;
+        },
+        milliseconds(3000)))
+        << "SYN " << i;
+  }
+  std::vector<UetAnswer> got = peer_->Answers();
+  size_t refused = 0;
+  for (int i = 0; i < kSyns; i++)
+    refused += CountTo(got, kFirst + i, [](const UetAnswer& a) {
+      return IsNack(a, wire::NackCode::kNoPdcAvail);
+    });
+  EXPECT_GE(refused, 1u) << "one address filled the whole table";
+
+  // past the probation time, a job member from the same address
+  std::this_thread::sleep_for(milliseconds(200));
+  UetSide m;
+  ASSERT_NO_FATAL_FAILURE(MakeUetSide(b_, kJob, RUEDV_UET_RUD, 1 << 16, &m));
+  ibv_sge sge = t_.mem.sge(0, 4096);
+  ASSERT_EQ(PostRecv(t_.qp.get(), 7, &sge, 1), 0);
+  ibv_ah_attr attr = AhAttr(b_, a_.gid());
+  Ah ah(ibv_create_ah(m.pd.get(), &attr));
+  ASSERT_TRUE(ah) << "ibv_create_ah: " << strerror(errno);
+  ibv_wr_start(m.qpx);
+  m.qpx->wr_id = 8;
+  m.qpx->wr_flags = IBV_SEND_SIGNALED;
+  ibv_wr_send(m.qpx);
+  ruedv_wr_set_peer(m.qpx, ah.get(), t_.addr);
+  ibv_wr_set_sge(m.qpx, m.mem.lkey(), m.mem.addr(0), 1000);
+  ASSERT_EQ(ibv_wr_complete(m.qpx), 0);
+  std::vector<UetWc> sc, rc;
+  ASSERT_TRUE(PollEx(m.scq.get(), 1, &sc, milliseconds(5000)));
+  EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(sc[0].status);
+  ASSERT_TRUE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(5000)));
+  EXPECT_EQ(rc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(rc[0].status);
+  EXPECT_EQ(rc[0].byte_len, 1000u);
+}
+
+// A SEND's first packet says 2000 bytes, its second 4000 and lies about
+// its offset: the second is refused (TOO_LONG), the message never
+// completes, and when its PDC closes the receive WQE comes back with
+// IBV_WC_REM_ABORT_ERR instead of being lost.
+TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
+  constexpr uint16_t kPdc = 0xf200;
+  constexpr uint32_t kPsn = 5000;
+  ibv_sge sge = t_.mem.sge(0, 8192);
+  ASSERT_EQ(PostRecv(t_.qp.get(), 9, &sge, 1), 0);
+  std::vector<uint8_t> data = Bytes(1000, 0x5a);
+
+  ASSERT_TRUE(peer_->Send(
+      RudRequest(kPdc, kPsn, true, 0, Send(1, wire::ses_flags::kSom, 2000)),
+      data));
+  uint16_t target_pdc = 0;
+  ASSERT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        for (const UetAnswer& a : got)
+          if (a.dpdcid() == kPdc && IsAckWithRc(a, std::nullopt)) {
+            target_pdc = std::get<wire::PdsAck>(a.headers.pds).spdcid;
+            return true;
+          }
+        return false;
+      },
+      milliseconds(3000)));
+
+  wire::SesRequest second = Send(1, wire::ses_flags::kEom, 4000);
+  second.header_data = wire::SesRequest::MakeNotSom(1000, 1000);
+  ASSERT_TRUE(peer_->Send(RudRequest(kPdc, kPsn + 1, false, target_pdc, second),
+                          data));
+  EXPECT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        return CountTo(got, kPdc, [](const UetAnswer& a) {
+                 return IsAckWithRc(a, 0x22);  // TOO_LONG
+               }) > 0;
+      },
+      milliseconds(3000)));
+  std::vector<UetWc> rc;
+  EXPECT_FALSE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(300)))
+      << "completed with " << ibv_wc_status_str(rc[0].status);
+
+  // CLOSE, in order: the PDC goes, and the message with it
+  wire::PdsCtrl close;
+  close.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
+  close.prologue.next_hdr = static_cast<uint8_t>(wire::CtlType::kClose);
+  close.prologue.flags = wire::pds_flags::kAr;
+  close.psn = kPsn + 2;
+  close.spdcid = kPdc;
+  close.dpdcid = target_pdc;
+  wire::UetHeaders h;
+  h.pds = close;
+  ASSERT_TRUE(peer_->Send(h));
+  rc.clear();
+  ASSERT_TRUE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(3000)));
+  EXPECT_EQ(rc[0].wr_id, 9u);
+  EXPECT_EQ(rc[0].status, IBV_WC_REM_ABORT_ERR)
+      << ibv_wc_status_str(rc[0].status);
+}
+
+}  // namespace
+}  // namespace rue::test
