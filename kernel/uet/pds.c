@@ -182,7 +182,13 @@ struct rue_qp *rue_pdc_qp_get(struct rue_pdc *pdc)
 
 static __be16 rue_pdc_sport(const struct rue_pdc *pdc, u32 psn)
 {
-	u32 n = pdc->qp ? max_t(u32, pdc->qp->uet.pds.entropy, 1) : 1;
+	/*
+	 * Sent after req.lock was dropped, so rue_pdc_ini_drop() may clear
+	 * pdc->qp meanwhile: read it once.  The QP is freed a grace period
+	 * after that, and bottom halves are off here.
+	 */
+	const struct rue_qp *qp = READ_ONCE(pdc->qp);
+	u32 n = qp ? max_t(u32, qp->uet.pds.entropy, 1) : 1;
 	u32 h;
 
 	/* RUD sprays over n source ports; ROD keeps one path (3.5.2). */
