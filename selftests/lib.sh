@@ -89,6 +89,12 @@ _watchdog() {
 	) & )
 }
 
+# selected NAME: is the case NAME to run under RUE_TEST_ONLY (below)?
+selected() {
+	[ -z "${RUE_TEST_ONLY:-}" ] || [ "$1" = setup ] ||
+		grep -qE -- "$RUE_TEST_ONLY" <<<"$1"
+}
+
 # run_test NAME CMD...: run CMD (usually a shell function, in this shell,
 # so that what it sets up stays for later cases) with its output captured;
 # pass on status 0, skip on 4, fail otherwise (showing the output).
@@ -99,10 +105,7 @@ _watchdog() {
 run_test() {
 	local name=$1 out rc log start flag
 	shift
-	if [ -n "${RUE_TEST_ONLY:-}" ] && [ "$name" != setup ] &&
-	   ! grep -qE -- "$RUE_TEST_ONLY" <<<"$name"; then
-		return 0
-	fi
+	selected "$name" || return 0
 	log=$(mktemp)
 	flag=$(mktemp)
 	_watchdog "$flag" "$log" "$name"

@@ -286,6 +286,36 @@ t_tail_loss() {
 		[ "$t1" -ge $((t0 + 10)) ] && [ "$r1" = "$r0" ]
 }
 
+# The first requests of a new PDC lost while its first ACK is slow: the
+# probes a SYN PDC sends (the newest request again) can all be spent
+# before that ACK comes, and the ACK, naming none of the oldest, ends SYN
+# without progress.  The PDC must probe again then, not wait for the RTO.
+# Dropped: A's requests with SYN set and RETX clear (the PDS prologue's
+# flags, the second byte after the UDP header); delayed: everything B
+# sends, by more than the 5 probes' backoff (1+2+4+8+16 ms).  The test
+# opens two PDCs, each message 3 packets.
+t_syn_tail_loss() {
+	local p=/sys/module/rue/parameters rto rc r0 r1 t0 t1
+	rto=$(cat $p/uet_rto_ms)
+	tc -n "$A" qdisc add dev a0 clsact &&
+	tc -n "$A" filter add dev a0 egress protocol ip u32 \
+		match ip protocol 17 0xff match ip dport 4793 0xffff \
+		match u8 0x04 0x14 at 29 action drop &&
+	tc -n "$B" qdisc replace dev b0 root netem delay 200ms || return 1
+	echo 2000 >$p/uet_rto_ms
+	r0=$(ustat rva rto_retransmits) t0=$(ustat rva tlp_retransmits)
+	uet_prog --gtest_filter='Verbs/Uet.IdlePdcClosesAndReopens/TwoDevicesRud' |
+		tail -n 1
+	rc=${PIPESTATUS[0]}
+	tc -n "$A" -s filter show dev a0 egress | grep -m1 -o "Sent .*"
+	tc -n "$A" qdisc del dev a0 clsact
+	unimpair
+	echo "$rto" >$p/uet_rto_ms
+	r1=$(ustat rva rto_retransmits) t1=$(ustat rva tlp_retransmits)
+	echo "tlp retransmits $t0 -> $t1, rto retransmits $r0 -> $r1"
+	[ "$rc" = 0 ] && [ "$t1" -ge $((t0 + 4)) ] && [ "$r1" = "$r0" ]
+}
+
 balance() {
 	local qc qd mc md pc pd
 	qc=$(count 'rue_create_qp: created')
@@ -332,12 +362,13 @@ t_no_leaks() {
 tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
-	run_uet_test "$@"
+	selected "rue_uet_test" && run_uet_test "$@"
 	run_test "jobs: an unprivileged user creates QPs only in its own job" t_job_grant_enforced
 	run_test "jobs: not revoked while a QP is bound, then revoked" t_job_busy
 	run_test "wire: captured UET packets decode with ruedump" t_wire
 	run_test "crafted and random UET packets are dropped and counted" t_crafted
 	for imp in "loss 1%" "loss 5%" "delay 1ms reorder 90% 50%" "duplicate 5%"; do
+		selected "netem $imp" || continue
 		if impair $imp; then
 			tap_log "netem $imp"
 			# IPv4 only: the IPv6 path is the same past the IP header
@@ -348,6 +379,7 @@ if [ "$_tap_pass" = 1 ]; then
 		unimpair
 	done
 	run_test "tail loss: probes find lost last requests before any RTO" t_tail_loss
+	run_test "tail loss: a new PDC's first requests found by probes after a slow SYN ACK" t_syn_tail_loss
 	run_test "a process killed mid-transfer leaves the devices working" t_killed_mid_transfer
 	run_test "congestion: CE-marked requests echoed, the window shrinks" t_ecn_backoff
 	rdma statistic show link rva/1 >"$RUE_OUT/rue_uet.stats" 2>&1

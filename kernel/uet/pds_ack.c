@@ -206,9 +206,17 @@ static void rue_pdc_ack_range(struct rue_pdc *pdc, u32 cack,
 		pdc->sack_high = pdc->una_psn - 1;
 }
 
-/* Progress (una moved from @old_una, or SYN ended): timers start over. */
+/*
+ * Progress (una moved from @old_una, or SYN ended): timers start over.
+ * The probes sent while SYN were resent requests (rue_pds_tlp()); with
+ * the target's PDCID known the PDC may PROBE afresh even if the ACK that
+ * ended SYN named none of the oldest requests, else a tail lost before
+ * it would be left to the RTO.
+ */
 static void rue_pdc_ack_timers(struct rue_pdc *pdc, u32 old_una, bool was_syn)
 {
+	if (was_syn)
+		pdc->tlp_count = 0;
 	if (pdc->una_psn != old_una) {
 		pdc->retries = 0;
 		pdc->tlp_count = 0;

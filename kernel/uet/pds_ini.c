@@ -154,12 +154,18 @@ static void rue_pdc_arm_in(struct rue_pdc *pdc, unsigned long delay)
 		refcount_inc(&pdc->ref);
 }
 
-/* The probe timeout: TAIL_LOSS_TIME, two RTTs if longer, backed off. */
+/*
+ * The probe timeout: TAIL_LOSS_TIME, two RTTs if longer, backed off, and
+ * never past half the RTO: a probe exists to draw an ACK before the RTO
+ * fires (RFC 8985 7.2 keeps the PTO within the RTO), and a few inflated
+ * RTT samples in a busy guest would otherwise back it off beyond it.
+ */
 static u64 rue_pdc_pto_ns(const struct rue_pdc *pdc)
 {
 	u64 us = max(READ_ONCE(uet_tlp_us), 2 * pdc->srtt_us);
 
-	return (us << min_t(u8, pdc->tlp_count, RUE_TLP_MAX)) * NSEC_PER_USEC;
+	us <<= min_t(u8, pdc->tlp_count, RUE_TLP_MAX);
+	return min_t(u64, us, max(pdc->rto_us / 2, 1U)) * NSEC_PER_USEC;
 }
 
 /* As for the RTO, a pending probe timer holds a reference on the PDC. */
