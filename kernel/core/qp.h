@@ -71,6 +71,7 @@ struct rue_req {
 	u32 una_psn;			/* oldest unacknowledged PSN */
 	u32 ackreq_psn;			/* last PSN sent with AckReq */
 	u32 sent_psn;			/* one past the newest PSN built */
+	u32 sent_cur;			/* the WQE that PSN belongs to */
 	u32 rd_atomic;			/* reads/atomics awaiting response */
 	u8 retry_left;
 	u8 rnr_left;

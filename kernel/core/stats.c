@@ -37,6 +37,7 @@ static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_ERR_NAK_SENT].name = "error_nak_sent",
 	[RUE_STAT_ERR_NAK_RCVD].name = "error_nak_rcvd",
 	[RUE_STAT_IMPLIED_NAKS].name = "implied_nak_seq_err",
+	[RUE_STAT_ACKED_AHEAD].name = "acked_ahead",
 	[RUE_STAT_READ_EARLY].name = "rx_read_early",
 	[RUE_STAT_CQ_OVERFLOWS].name = "cq_overflows",
 	/* as mlx5 names them */

@@ -33,6 +33,7 @@ enum rue_stat {
 	RUE_STAT_ERR_NAK_SENT,		/* access, invalid, operation */
 	RUE_STAT_ERR_NAK_RCVD,
 	RUE_STAT_IMPLIED_NAKS,
+	RUE_STAT_ACKED_AHEAD,		/* ACKs past a go-back's resend point */
 	RUE_STAT_READ_EARLY,		/* READ responses placed out of order */
 	RUE_STAT_CQ_OVERFLOWS,
 	RUE_STAT_NP_ECN_MARKED,		/* CE-marked packets received */

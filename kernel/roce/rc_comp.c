@@ -141,6 +141,70 @@ static bool rue_req_acked(struct rue_qp *qp, u32 psn)
 	return false;
 }
 
+/*
+ * An ACK (or a sequence NAK) says that every PSN up to @psn arrived, and
+ * @psn is at or past req->psn but was sent: the requester went back (an
+ * RTO, a NAK) while the responder had more than it knew.  The responder
+ * acknowledges each duplicate with the newest PSN it has (IBTA 9.9.2.2,
+ * rc_resp.c), so such ACKs come as soon as resent packets arrive.
+ * Ignoring them leaves the requester resending what arrived; when that
+ * takes longer than the timeout (a deep transmit queue shared by several
+ * QPs, a busy guest) it times out again without progress, again and
+ * again, until its retries run out.  So the transmitter moves on past
+ * @psn, like rxe, which takes an ACK for any PSN it sent.  Only over SEND
+ * and WRITE WQEs: a READ or atomic is complete when answered, not when
+ * acknowledged, and the go-back resends it.  The WQEs up to sent_cur have
+ * been started, so their PSNs are theirs; later slots may hold stale ones.
+ *
+ * Return: true if it moved; false when it leaves everything as it was.
+ */
+static bool rue_req_skip(struct rue_qp *qp, u32 psn)
+{
+	struct rue_req *req = &qp->req;
+	u32 i, j, end = req->sent_cur + 1, off = 0;
+	struct rue_swqe *w;
+
+	for (i = req->tail; (s32)(i - end) < 0 && i != req->head; i++) {
+		w = rue_swqe(qp, i);
+		if (w->done)
+			continue;
+		if (!rue_is_data(w->sqe.opcode) ||
+		    rue_psn_diff(w->first_psn, psn) > 1)
+			return false;
+		if (rue_psn_diff(w->last_psn, psn) > 0) {
+			off = rue_psn_diff(psn, w->first_psn) + 1;
+			break;
+		}
+	}
+	for (j = req->tail; j != i; j++)
+		rue_swqe(qp, j)->done = 1;
+	req->cur = i;
+	req->cur_off = off * qp->mtu;
+	req->psn = rue_psn_add(psn, 1);
+	req->una_psn = req->psn;
+	rue_stat_inc(qp->rdev, RUE_STAT_ACKED_AHEAD);
+	return true;
+}
+
+/* May @pkt, for a PSN at or past req->psn, move the transmitter on? */
+static bool rue_req_ahead(struct rue_qp *qp, const struct rue_pkt *pkt)
+{
+	struct rue_req *req = &qp->req;
+	u32 psn = pkt->psn;
+	u8 syn;
+
+	if (!(pkt->mask & RUE_OPM_ACK))		/* it has an AETH */
+		return false;
+	syn = be32_to_cpu(rue_pkt_aeth(pkt)->smsn) >> 24;
+	if (syn == RUE_AETH_NAK_PSN_SEQ)
+		psn = rue_psn_add(psn, -1);	/* it asks for pkt->psn */
+	else if ((syn & RUE_AETH_TYPE_MASK) != RUE_AETH_ACK)
+		return false;
+	/* a NAK for req->psn itself stays stale: it asks for nothing new */
+	return rue_psn_diff(psn, req->psn) >= 0 &&
+	       rue_psn_diff(psn, req->sent_psn) < 0 && rue_req_skip(qp, psn);
+}
+
 /* The oldest WQE not done, if started. */
 static struct rue_swqe *rue_req_oldest(struct rue_qp *qp)
 {
@@ -482,16 +546,20 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
 		spin_unlock_bh(&req->lock);
 		return false;
 	}
-	/* Only PSNs in [una_psn, psn) can be answers to what we sent. */
+	/*
+	 * Only PSNs in [una_psn, psn) can be answers to what we sent, and
+	 * ACKs up to sent_psn after a go-back (which move una_psn: progress
+	 * like any other, below).
+	 */
+	una = req->una_psn;
+	tail = req->tail;
 	if (rue_psn_diff(pkt->psn, req->una_psn) < 0 ||
-	    rue_psn_diff(pkt->psn, req->psn) >= 0) {
+	    (rue_psn_diff(pkt->psn, req->psn) >= 0 && !rue_req_ahead(qp, pkt))) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
 		spin_unlock_bh(&req->lock);
 		return false;
 	}
 
-	una = req->una_psn;
-	tail = req->tail;
 	if (pkt->mask & RUE_OPM_READ)
 		rue_req_read_resp(qp, pkt);
 	else if (pkt->mask & RUE_OPM_ATOMIC)

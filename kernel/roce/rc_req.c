@@ -315,11 +315,16 @@ static bool rue_req_ackreq(struct rue_qp *qp, bool last)
 	       (next->sqe.flags & RUE_SQE_FENCE);
 }
 
-/* req->psn moved on: past the newest PSN built, it is a new one. */
+/*
+ * req->psn moved on: past the newest PSN built, it is a new one, and the
+ * WQE being built (not yet moved past) is the newest started.
+ */
 static void rue_req_sent(struct rue_req *req)
 {
-	if (rue_psn_diff(req->psn, req->sent_psn) > 0)
+	if (rue_psn_diff(req->psn, req->sent_psn) > 0) {
 		req->sent_psn = req->psn;
+		req->sent_cur = req->cur;
+	}
 }
 
 /* Build the next packet of the current WQE; false when blocked. */
@@ -466,6 +471,7 @@ void rue_req_start(struct rue_qp *qp)
 	req->una_psn = req->psn;
 	req->ackreq_psn = req->psn;
 	req->sent_psn = req->psn;
+	req->sent_cur = req->cur;
 	req->nak_psn = req->psn - 1;
 	bitmap_zero(req->early, RUE_EARLY_BITS);
 	req->nr_early = 0;
