@@ -362,7 +362,12 @@ t_no_leaks() {
 tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
-	selected "rue_uet_test" && run_uet_test "$@"
+	if selected "rue_uet_test"; then
+		run_uet_test "$@"
+		# what a failed case left in the counters (NACKs, refused
+		# SYNs, evictions, failed PDCs) is in the TAP log
+		tap_log "$("$ruectl" uet stats rva | grep -v " 0$")"
+	fi
 	run_test "jobs: an unprivileged user creates QPs only in its own job" t_job_grant_enforced
 	run_test "jobs: not revoked while a QP is bound, then revoked" t_job_busy
 	run_test "wire: captured UET packets decode with ruedump" t_wire
