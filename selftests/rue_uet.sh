@@ -255,6 +255,19 @@ t_ecn_backoff() {
 		[ "$dec1" -gt "$dec0" ]
 }
 
+# a_uet_filter MATCH-AND-ACTION...: a filter on the UET packets A sends
+# (a0's egress); a_uet_filter_del shows what it saw and removes it.
+a_uet_filter() {
+	tc -n "$A" qdisc add dev a0 clsact &&
+	tc -n "$A" filter add dev a0 egress protocol ip u32 \
+		match ip protocol 17 0xff match ip dport 4793 0xffff "$@"
+}
+
+a_uet_filter_del() {
+	tc -n "$A" -s filter show dev a0 egress | grep -m1 -o "Sent .*"
+	tc -n "$A" qdisc del dev a0 clsact
+}
+
 # Tail loss: every tenth UET packet A sends is dropped (tc gact, not
 # random), with the RTO floor at 2 s and idle PDCs kept open (a lost
 # CLOSE is the RTO's).  Lost requests that nothing follows are found by
@@ -264,10 +277,7 @@ t_tail_loss() {
 	local r0 r1 t0 t1 s0 s1 a0 a1
 	rto=$(cat $p/uet_rto_ms) idle=$(cat $p/uet_idle_ms)
 	[ "$(cat $p/uet_tlp_us)" -gt 0 ] || { echo "uet_tlp_us is 0"; return 1; }
-	tc -n "$A" qdisc add dev a0 clsact &&
-	tc -n "$A" filter add dev a0 egress protocol ip u32 \
-		match ip protocol 17 0xff match ip dport 4793 0xffff \
-		action gact pass random determ drop 10 || return 1
+	a_uet_filter action gact pass random determ drop 10 || return 1
 	echo 2000 >$p/uet_rto_ms
 	echo 60000 >$p/uet_idle_ms
 	r0=$(ustat rva rto_retransmits) t0=$(ustat rva tlp_retransmits)
@@ -275,8 +285,7 @@ t_tail_loss() {
 	uet_prog --gtest_filter='Verbs/Uet.SmallWritesOneByOne/TwoDevicesR*:Verbs/Uet.WriteAllSizes/TwoDevicesR*' |
 		tail -n 1
 	rc=${PIPESTATUS[0]}
-	tc -n "$A" -s filter show dev a0 egress | grep -m1 -o "Sent .*"
-	tc -n "$A" qdisc del dev a0 clsact
+	a_uet_filter_del
 	echo "$rto" >$p/uet_rto_ms
 	echo "$idle" >$p/uet_idle_ms
 	r1=$(ustat rva rto_retransmits) t1=$(ustat rva tlp_retransmits)
@@ -297,18 +306,14 @@ t_tail_loss() {
 t_syn_tail_loss() {
 	local p=/sys/module/rue/parameters rto rc r0 r1 t0 t1
 	rto=$(cat $p/uet_rto_ms)
-	tc -n "$A" qdisc add dev a0 clsact &&
-	tc -n "$A" filter add dev a0 egress protocol ip u32 \
-		match ip protocol 17 0xff match ip dport 4793 0xffff \
-		match u8 0x04 0x14 at 29 action drop &&
+	a_uet_filter match u8 0x04 0x14 at 29 action drop &&
 	tc -n "$B" qdisc replace dev b0 root netem delay 200ms || return 1
 	echo 2000 >$p/uet_rto_ms
 	r0=$(ustat rva rto_retransmits) t0=$(ustat rva tlp_retransmits)
 	uet_prog --gtest_filter='Verbs/Uet.IdlePdcClosesAndReopens/TwoDevicesRud' |
 		tail -n 1
 	rc=${PIPESTATUS[0]}
-	tc -n "$A" -s filter show dev a0 egress | grep -m1 -o "Sent .*"
-	tc -n "$A" qdisc del dev a0 clsact
+	a_uet_filter_del
 	unimpair
 	echo "$rto" >$p/uet_rto_ms
 	r1=$(ustat rva rto_retransmits) t1=$(ustat rva tlp_retransmits)
