@@ -212,7 +212,14 @@ run_test "1% loss: ib_send_bw 64 KiB" loss_case s "$L1" perftest ib_send_bw -s 6
 run_test "1% loss: ib_write_bw -q 4" loss_case q "$L1" perftest ib_write_bw -q 4 -s 65536 -n 100
 run_test "1% loss, 4 QPs: ACKs past a go-back's resend point moved it on" \
 	expect acked_ahead
-run_test "1% loss: ib_atomic_bw" loss_case a "$L1" perftest ib_atomic_bw -n 500
+# A go-back resends up to 128 atomics; the responder answers those it
+# executed from its history (rc_resp.c), and at 5% loss nearly every such
+# run lacks a request or an answer.  The answers of duplicates entered
+# the history too and pushed out the only copy of an atomic still
+# unanswered, which the requester then asked for until its retries ran
+# out (the 1% case failed so in CI once; at 5%, 3 of 10 runs failed); and
+# a gap in a run of duplicates dropped the answers queued before it.
+run_test "5% loss: ib_atomic_bw" loss_case a "loss 5%" perftest ib_atomic_bw -n 500
 run_test "1% loss: rping -V (rdma_cm)" loss_case c "$L1" t_rping
 run_test "reordering: verbs data cases" loss_case v "$REORDER" t_verbs
 run_test "reordering: sequence NAKs sent" expect out_of_sequence_nak_sent

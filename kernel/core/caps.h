@@ -26,8 +26,9 @@
 /*
  * Reads and atomics in flight per QP, both directions.  128 as rdma_rxe:
  * perftest copies the peer's limit into max_rd_atomic, so a lower value
- * than rxe's makes modify_qp fail against it.  The responder keeps twice
- * as many resources (48 bytes each) for duplicate requests.
+ * than rxe's makes modify_qp fail against it.  The responder queues as
+ * many answers and keeps twice as many executed (48 bytes each) for
+ * duplicate requests (rc_resp.c).
  */
 #define RUE_MAX_RD_ATOMIC	128
 #define RUE_MAX_MR_SIZE		BIT_ULL(40)

@@ -96,8 +96,9 @@ enum rue_res_type {
 
 /*
  * A responder resource (IBTA 9.7.5.1.1): one RDMA READ or atomic the
- * responder must answer, kept after it was answered so a duplicate
- * request can be re-executed (READ) or replayed (atomic: never twice).
+ * responder must answer, queued until answered; a copy is kept in the
+ * history after that, so a duplicate request can be re-executed (READ)
+ * or replayed (atomic: never twice).
  */
 struct rue_res {
 	u8 type;			/* enum rue_res_type */
@@ -140,11 +141,14 @@ struct rue_resp {
 	u32 write_len;
 
 	/* responses not sent yet, oldest first */
-	struct rue_res *res;		/* max_dest_rd_atomic * 2 entries */
+	struct rue_res *res;		/* RUE_MAX_RD_ATOMIC entries */
 	u32 res_size;
 	u32 res_head;			/* next to fill */
 	u32 res_out;			/* oldest with output pending */
-	u32 res_used;			/* entries kept */
+	/* READs and atomics executed, for duplicates (rc_resp.c) */
+	struct rue_res *hist;		/* RUE_RES_HIST entries, no MRs */
+	u32 hist_head;			/* next to fill */
+	u32 hist_used;			/* entries kept */
 	bool ack_pending;		/* ack_psn/ack_syn wait behind res_out */
 	u32 ack_psn;
 	u8 ack_syn;

@@ -136,11 +136,12 @@ static void rue_rc_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
 static int rue_rc_create(struct rue_qp *qp,
 			 const struct rue_create_qp_cmd *cmd, bool user)
 {
-	qp->resp.res_size = 2 * RUE_MAX_RD_ATOMIC;
-	qp->resp.res = kvcalloc(qp->resp.res_size, sizeof(*qp->resp.res),
-				GFP_KERNEL);
+	qp->resp.res_size = RUE_MAX_RD_ATOMIC;
+	qp->resp.res = kvcalloc(qp->resp.res_size + RUE_RES_HIST,
+				sizeof(*qp->resp.res), GFP_KERNEL);
 	if (!qp->resp.res)
 		return -ENOMEM;
+	qp->resp.hist = qp->resp.res + qp->resp.res_size;
 	rue_req_init(qp);
 	return 0;
 }

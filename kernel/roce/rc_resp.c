@@ -16,11 +16,16 @@
  * PSN it carries.  A duplicate atomic is answered from the resource that
  * kept its original value, so it is never applied twice.  A duplicate
  * means the requester went back: answers still queued are dropped, since
- * it asks for them again - but only at the first duplicate of a run.
- * The requester resends everything from the PSN it went back to, in
- * order; a duplicate that continues the run must keep the answers its
- * predecessors just queued, or a go-back over several READs would answer
- * only the last of them, again and again.
+ * it asks for them again - but only at the first duplicate of a run, or
+ * one behind it (the requester went back again).  The requester resends
+ * everything from the PSN it went back to, in order; a duplicate that
+ * continues the run must keep the answers its predecessors just queued,
+ * or a go-back over several READs would answer only the last of them,
+ * again and again.  So must one past a gap in the run: a resent request
+ * was lost, and the requester awaits the answers queued before the gap;
+ * dropped, they left it without progress until its timeout, and a gap in
+ * each of its go-backs (up to 128 atomics resent, at 1% loss) until its
+ * retries ran out.
  *
  * Runs in softirq under resp.lock.  Errors that end the QP are reported
  * to the caller, which moves the QP to the error state after unlocking.
@@ -123,38 +128,55 @@ void rue_resp_drop_output(struct rue_resp *resp)
 }
 
 /*
- * A new resource at the head, reusing the oldest answered one when full.
- * NULL when the requester has more outstanding than max_dest_rd_atomic.
+ * A new resource at the head of the output queue; NULL when the
+ * requester has more outstanding than max_dest_rd_atomic.
  */
 static struct rue_res *rue_res_new(struct rue_qp *qp)
 {
 	struct rue_resp *resp = &qp->resp;
-	u32 limit = max_t(u32, qp->attr.max_dest_rd_atomic, 1);
+	u32 limit = clamp_t(u32, qp->attr.max_dest_rd_atomic, 1, resp->res_size);
 	struct rue_res *res;
 
 	if (resp->res_head - resp->res_out >= limit)
 		return NULL;
-	if (resp->res_used == resp->res_size)
-		resp->res_used--;	/* the oldest, already answered */
 	res = rue_res_at(resp, resp->res_head);
 	rue_res_release(res);
 	memset(res, 0, sizeof(*res));
 	resp->res_head++;
-	resp->res_used++;
 	return res;
 }
 
+/*
+ * Keep a copy of a READ or atomic just executed for its duplicates,
+ * over the oldest.  Only new requests enter the history: answers to
+ * duplicates are copies of what it holds, and entering them too pushed
+ * out, after two go-backs in which a request was lost, the only copy of
+ * one still unanswered - which the requester then asked for forever.
+ */
+static void rue_res_keep(struct rue_resp *resp, const struct rue_res *res)
+{
+	struct rue_res *h = &resp->hist[resp->hist_head++ % RUE_RES_HIST];
+
+	*h = *res;
+	h->mr = NULL;
+	h->pending = false;
+	h->sent = 0;
+	if (resp->hist_used < RUE_RES_HIST)
+		resp->hist_used++;
+}
+
+/* The newest kept READ or atomic whose PSNs hold @psn. */
 static struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
 {
 	u32 i;
 
-	for (i = 0; i < resp->res_used; i++) {
-		struct rue_res *res = rue_res_at(resp, resp->res_head - 1 - i);
+	for (i = 1; i <= resp->hist_used; i++) {
+		struct rue_res *h = &resp->hist[(resp->hist_head - i) % RUE_RES_HIST];
 
-		if (res->type == type &&
-		    rue_psn_diff(psn, res->first_psn) >= 0 &&
-		    rue_psn_diff(psn, res->last_psn) <= 0)
-			return res;
+		if (h->type == type &&
+		    rue_psn_diff(psn, h->first_psn) >= 0 &&
+		    rue_psn_diff(psn, h->last_psn) <= 0)
+			return h;
 	}
 	return NULL;
 }
@@ -420,6 +442,7 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	res->length = len;
 	res->rkey = rkey;
 	res->mr = mr;
+	rue_res_keep(&qp->resp, res);
 	return RUE_RESP_OK;
 }
 
@@ -458,7 +481,6 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 	if (err) {
 		/* Nothing was applied: forget the resource. */
 		qp->resp.res_head--;
-		qp->resp.res_used--;
 		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
 	}
 	res->type = RUE_RES_ATOMIC;
@@ -466,6 +488,7 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 	res->first_psn = pkt->psn;
 	res->last_psn = pkt->psn;
 	res->orig = orig;
+	rue_res_keep(&qp->resp, res);
 	return RUE_RESP_OK;
 }
 
@@ -508,7 +531,7 @@ static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
 {
 	const struct rue_reth *reth = rue_pkt_reth(pkt);
 	struct rue_resp *resp = &qp->resp;
-	struct rue_res *old, *res, kept;
+	struct rue_res *old, *res;
 	enum rue_mr_err merr;
 	struct rue_mr *mr = NULL;
 	u64 skip;
@@ -520,12 +543,11 @@ static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
 	if (skip > old->length || be64_to_cpu(reth->va) != old->va + skip ||
 	    be32_to_cpu(reth->len) != old->length - skip)
 		return RUE_RESP_OK;
-	kept = *old;			/* rue_res_new() may reuse its slot */
-	if (kept.length - skip) {
-		mr = rue_mr_get(qp->rdev, kept.rkey, true, qp->ibqp.pd,
+	if (old->length - skip) {
+		mr = rue_mr_get(qp->rdev, old->rkey, true, qp->ibqp.pd,
 				IB_ACCESS_REMOTE_READ, &merr);
-		if (!mr || !rue_mr_in_range(mr, kept.va + skip,
-					    kept.length - skip)) {
+		if (!mr || !rue_mr_in_range(mr, old->va + skip,
+					    old->length - skip)) {
 			if (mr)
 				rue_mr_put(mr);
 			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
@@ -540,10 +562,10 @@ static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
 	res->type = RUE_RES_READ;
 	res->pending = true;
 	res->first_psn = pkt->psn;
-	res->last_psn = kept.last_psn;
-	res->va = kept.va + skip;
-	res->length = kept.length - skip;
-	res->rkey = kept.rkey;
+	res->last_psn = old->last_psn;
+	res->va = old->va + skip;
+	res->length = old->length - skip;
+	res->rkey = old->rkey;
 	res->mr = mr;
 	resp->dup_next = rue_psn_add(res->last_psn, 1);
 	return RUE_RESP_OK;
@@ -552,17 +574,15 @@ static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
 /* A duplicate atomic: the original's answer again, never executed twice. */
 static void rue_resp_atomic_again(struct rue_qp *qp, struct rue_pkt *pkt)
 {
-	struct rue_res *old, *res, kept;
+	struct rue_res *old, *res;
 
 	old = rue_res_find(&qp->resp, RUE_RES_ATOMIC, pkt->psn);
 	if (!old || old->first_psn != pkt->psn)
 		return;		/* too old to answer: drop */
-	kept = *old;		/* rue_res_new() may reuse its slot */
 	res = rue_res_new(qp);
 	if (!res)
 		return;
-	*res = kept;
-	res->mr = NULL;
+	*res = *old;
 	res->pending = true;
 }
 
@@ -573,7 +593,7 @@ static enum rue_resp_result rue_resp_dup(struct rue_qp *qp,
 	struct rue_resp *resp = &qp->resp;
 
 	rue_stat_inc(qp->rdev, RUE_STAT_RX_DUP_REQUESTS);
-	if (!resp->dup_run || pkt->psn != resp->dup_next)
+	if (!resp->dup_run || rue_psn_diff(pkt->psn, resp->dup_next) < 0)
 		rue_resp_drop_output(resp);
 	resp->dup_run = true;
 	resp->dup_next = rue_psn_add(pkt->psn, pkt->nseg);
@@ -728,6 +748,6 @@ void rue_resp_clear(struct rue_qp *qp, bool flush)
 	for (i = 0; i < resp->res_size; i++)
 		rue_res_release(&resp->res[i]);
 	resp->res_out = resp->res_head;
-	resp->res_used = 0;
+	resp->hist_used = 0;
 	resp->ack_pending = false;
 }

@@ -6,6 +6,7 @@
 #define _RUE_RC_RESP_H
 
 #include <linux/skbuff.h>
+#include "core/caps.h"
 #include "core/qp.h"
 
 struct rue_pkt;
@@ -25,6 +26,14 @@ void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,
 void rue_resp_nak(struct rue_qp *qp, u8 syn, u32 psn, struct sk_buff_head *out);
 void rue_res_release(struct rue_res *res);
 void rue_resp_drop_output(struct rue_resp *resp);
+
+/*
+ * READs and atomics the history keeps for duplicates.  A requester asks
+ * again only for those at or after its oldest unanswered PSN, of which
+ * the responder executed at most max_dest_rd_atomic (<= RUE_MAX_RD_ATOMIC)
+ * since; twice that leaves room for a requester that counts otherwise.
+ */
+#define RUE_RES_HIST	(2 * RUE_MAX_RD_ATOMIC)
 
 /* Responder resource @i of the ring (a free-running index). */
 static inline struct rue_res *rue_res_at(struct rue_resp *resp, u32 i)
