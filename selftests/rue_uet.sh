@@ -280,6 +280,8 @@ t_tail_loss() {
 	a_uet_filter action gact pass random determ drop 10 || return 1
 	echo 2000 >$p/uet_rto_ms
 	echo 60000 >$p/uet_idle_ms
+	echo "PDCs before:"
+	"$ruectl" pdc show rva
 	r0=$(ustat rva rto_retransmits) t0=$(ustat rva tlp_retransmits)
 	s0=$(ustat rva tlp_probes_sent) a0=$(ustat rvb tlp_probes_rcvd)
 	uet_prog --gtest_filter='Verbs/Uet.SmallWritesOneByOne/TwoDevicesR*:Verbs/Uet.WriteAllSizes/TwoDevicesR*' |
@@ -291,6 +293,8 @@ t_tail_loss() {
 	r1=$(ustat rva rto_retransmits) t1=$(ustat rva tlp_retransmits)
 	s1=$(ustat rva tlp_probes_sent) a1=$(ustat rvb tlp_probes_rcvd)
 	echo "probes sent $s0 -> $s1, answered $a0 -> $a1, tlp retransmits $t0 -> $t1, rto retransmits $r0 -> $r1"
+	echo "PDCs after:"
+	"$ruectl" pdc show rva
 	[ "$rc" = 0 ] && [ "$s1" -gt "$s0" ] && [ "$a1" -gt "$a0" ] &&
 		[ "$t1" -ge $((t0 + 10)) ] && [ "$r1" = "$r0" ]
 }
