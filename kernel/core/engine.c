@@ -34,19 +34,26 @@ MODULE_PARM_DESC(tx_poll_us,
 /* A poller that found its CPU busy: none for this long. */
 #define RUE_POLL_BACKOFF	msecs_to_jiffies(10)
 
-static int rue_qp_tx(struct rue_qp *qp, int budget)
+/*
+ * Return: whether the transport used all the budget it was given, which
+ * rate control or the device's queue may have cut below @budget - then
+ * it has more to send, and no ACK may come to say so (UC, UD): the
+ * caller runs it again, and a run that finds no budget waits for its
+ * kick.
+ */
+static bool rue_qp_tx(struct rue_qp *qp, int budget)
 {
 	int n;
 
 	budget = rue_cc_tx_budget(qp, budget);
 	if (!budget)
-		return 0;	/* kicked by the pacing timer */
+		return false;	/* kicked by the pacing timer */
 	budget = rue_txq_room(qp, budget);
 	if (!budget)
-		return 0;	/* kicked when the device's queue has room */
+		return false;	/* kicked when the device's queue has room */
 	n = qp->xport->tx(qp, budget);
 	rue_qp_notify(qp);
-	return n;
+	return n >= budget;
 }
 
 static void rue_qp_run_budget(struct rue_qp *qp, int budget)
@@ -54,7 +61,7 @@ static void rue_qp_run_budget(struct rue_qp *qp, int budget)
 	set_bit(RUE_TX_PENDING, &qp->tx_bits);
 	while (!test_and_set_bit_lock(RUE_TX_RUNNING, &qp->tx_bits)) {
 		while (test_and_clear_bit(RUE_TX_PENDING, &qp->tx_bits)) {
-			if (rue_qp_tx(qp, budget) >= budget) {
+			if (rue_qp_tx(qp, budget)) {
 				/* More to do: let the workqueue carry on. */
 				set_bit(RUE_TX_PENDING, &qp->tx_bits);
 				clear_bit_unlock(RUE_TX_RUNNING, &qp->tx_bits);
