@@ -56,6 +56,17 @@ static bool rue_qp_tx(struct rue_qp *qp, int budget)
 	return n >= budget;
 }
 
+/*
+ * Where the engine's work runs: the device's transmit CPU for a QP whose
+ * packets must keep their order (txq.c, Order), else the CPU queueing it.
+ */
+static int rue_qp_tx_cpu(const struct rue_qp *qp)
+{
+	if (qp->xport->flags & RUE_XPORT_IN_ORDER)
+		return qp->rdev->txq.cpu;
+	return WORK_CPU_UNBOUND;
+}
+
 static void rue_qp_run_budget(struct rue_qp *qp, int budget)
 {
 	set_bit(RUE_TX_PENDING, &qp->tx_bits);
@@ -65,7 +76,8 @@ static void rue_qp_run_budget(struct rue_qp *qp, int budget)
 				/* More to do: let the workqueue carry on. */
 				set_bit(RUE_TX_PENDING, &qp->tx_bits);
 				clear_bit_unlock(RUE_TX_RUNNING, &qp->tx_bits);
-				queue_work(qp->rdev->wq, &qp->tx_work);
+				queue_work_on(rue_qp_tx_cpu(qp), qp->rdev->wq,
+					      &qp->tx_work);
 				return;
 			}
 		}
@@ -85,14 +97,26 @@ static void rue_qp_run_budget(struct rue_qp *qp, int budget)
  */
 void rue_qp_run(struct rue_qp *qp)
 {
-	rue_qp_run_budget(qp, RUE_TX_BUDGET);
+	int cpu = rue_qp_tx_cpu(qp);
+
+	if (cpu == WORK_CPU_UNBOUND) {
+		rue_qp_run_budget(qp, RUE_TX_BUDGET);
+		return;
+	}
+	/* on its CPU, and kept there while it runs; elsewhere it moves */
+	migrate_disable();
+	if (smp_processor_id() == cpu)
+		rue_qp_run_budget(qp, RUE_TX_BUDGET);
+	else
+		rue_qp_kick(qp);
+	migrate_enable();
 }
 
 /* Run the transmit engine soon, from the workqueue. */
 void rue_qp_kick(struct rue_qp *qp)
 {
 	set_bit(RUE_TX_PENDING, &qp->tx_bits);
-	queue_work(qp->rdev->wq, &qp->tx_work);
+	queue_work_on(rue_qp_tx_cpu(qp), qp->rdev->wq, &qp->tx_work);
 }
 
 static void rue_qp_tx_work(struct work_struct *work)

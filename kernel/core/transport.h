@@ -30,6 +30,12 @@ enum rue_xport_flags {
 	RUE_XPORT_SQ_POLL = 1 << 1,
 	/* a DCQCN reaction point: CNPs slow it down (cc.c) */
 	RUE_XPORT_DCQCN = 1 << 2,
+	/*
+	 * its packets must reach the peer in the order sent, or the
+	 * message is lost: its engine runs on the device's transmit CPU
+	 * only (engine.c, and txq.c: Order)
+	 */
+	RUE_XPORT_IN_ORDER = 1 << 3,
 };
 
 /* IB_QPT_DRIVER (0xff) has the last bit of rue_transport_ops.qp_types. */

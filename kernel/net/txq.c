@@ -45,6 +45,14 @@
  * the drain may look at a queued packet's QP under txq->lock.  Both are
  * counted as discards of the priority.
  *
+ * Order.  A veth hands each packet to the input backlog of the CPU that
+ * sends it, and two CPUs' backlogs are emptied independently: packets of
+ * one QP sent from two CPUs can reach the peer out of order.  RC recovers
+ * (at the cost of a go-back); UC loses the message.  So the drain work
+ * always runs on one CPU per device (txq->cpu, devices spread over the
+ * CPUs), and QPs that must keep their order run their engine there too
+ * (RUE_XPORT_IN_ORDER, engine.c).
+ *
  * Locking.  txq->lock (BH) protects the queues, the waiter lists and the
  * pause state; txq->state mirrors what the fast path needs in one word.
  * The socket's write_space callback runs as charged packets are freed,
@@ -57,6 +65,7 @@
  * period before rue_txq_close() stops the timers and the drain, drops
  * what is still queued and releases the socket.
  */
+#include <linux/cpumask.h>
 #include <linux/ip.h>
 #include <linux/net.h>
 #include <net/ip.h>
@@ -332,6 +341,12 @@ static bool rue_txq_drain_one(struct rue_txq *txq, struct sk_buff_head *batch,
 	return took;
 }
 
+/* See "Order" above. */
+static void rue_txq_drain_soon(struct rue_txq *txq)
+{
+	queue_work_on(txq->cpu, rue_txq_dev(txq)->wq, &txq->drain_work);
+}
+
 static void rue_txq_drain_work(struct work_struct *work)
 {
 	struct rue_txq *txq = container_of(work, struct rue_txq, drain_work);
@@ -349,7 +364,7 @@ static void rue_txq_drain_work(struct work_struct *work)
 		 * let the CPU do something else.
 		 */
 		if (kicked || runs == RUE_TXQ_RUNS) {
-			queue_work(rdev->wq, &txq->drain_work);
+			rue_txq_drain_soon(txq);
 			break;
 		}
 		/* as the transmit paths run: bottom halves off, under RCU */
@@ -371,7 +386,7 @@ static enum hrtimer_restart rue_txq_retry(struct hrtimer *timer)
 {
 	struct rue_txq *txq = container_of(timer, struct rue_txq, retry_timer);
 
-	queue_work(rue_txq_dev(txq)->wq, &txq->drain_work);
+	rue_txq_drain_soon(txq);
 	return HRTIMER_NORESTART;
 }
 
@@ -389,7 +404,7 @@ static void rue_txq_resume(struct rue_txq *txq, unsigned int p, u64 now)
 	rue_stat_inc(rdev, RUE_STAT_PAUSE_TRANSITION);
 	rue_txq_kick(pr);
 	if (txq->state & RUE_TXQ_QUEUED(p))
-		queue_work(rdev->wq, &txq->drain_work);
+		rue_txq_drain_soon(txq);
 }
 
 static enum hrtimer_restart rue_txq_resume_timer(struct hrtimer *timer)
@@ -514,9 +529,12 @@ int rue_txq_xmit(struct rue_dev *rdev, struct sk_buff *skb)
 	/* Pairs with write_space: either it sees the queued bit, or we the room. */
 	smp_mb();
 	if (drain && rue_txq_budget_ok(txq))
-		queue_work(rdev->wq, &txq->drain_work);
+		rue_txq_drain_soon(txq);
 	return 0;
 }
+
+/* Devices made, to spread their drain CPUs. */
+static atomic_t rue_txq_devs = ATOMIC_INIT(0);
 
 /* At device allocation: QPs may wait and cancel before and after attach. */
 void rue_txq_init(struct rue_dev *rdev)
@@ -525,6 +543,8 @@ void rue_txq_init(struct rue_dev *rdev)
 	int p;
 
 	spin_lock_init(&txq->lock);
+	txq->cpu = cpumask_local_spread(atomic_inc_return(&rue_txq_devs),
+					NUMA_NO_NODE);
 	txq->state = 0;
 	txq->sock = NULL;
 	for (p = 0; p < RUE_NPRIO; p++) {
@@ -553,7 +573,7 @@ static void rue_txq_write_space(struct sock *sk)
 	smp_mb();
 	if (rdev && (READ_ONCE(rdev->txq.state) & 0xff) &&
 	    sk_wmem_alloc_get(sk) <= RUE_TXQ_LOW(READ_ONCE(sk->sk_sndbuf)))
-		queue_work(rdev->wq, &rdev->txq.drain_work);
+		rue_txq_drain_soon(&rdev->txq);
 	rcu_read_unlock();
 }
 
@@ -628,7 +648,7 @@ void rue_txq_wake(struct rue_dev *rdev)
 	spin_lock_bh(&rdev->txq.lock);
 	rue_txq_kick_all(&rdev->txq);
 	spin_unlock_bh(&rdev->txq.lock);
-	queue_work(rdev->wq, &rdev->txq.drain_work);
+	rue_txq_drain_soon(&rdev->txq);
 }
 
 /**

@@ -44,7 +44,8 @@ struct rue_txq {
 	u8 rr;				/* ETS: the priority being served */
 	bool rr_granted;		/* it has had its quantum this round */
 	struct rue_txq_prio prio[RUE_NPRIO];
-	struct work_struct drain_work;	/* sends queued packets */
+	struct work_struct drain_work;	/* sends queued packets ... */
+	int cpu;			/* ... from this CPU (txq.c, Order) */
 	struct hrtimer retry_timer;	/* the lower device stopped its queue */
 	void (*saved_write_space)(struct sock *sk);
 };
