@@ -27,6 +27,7 @@
 #include "net/pfc.h"
 #include "net/txq.h"
 #include "roce/rc.h"
+#include "roce/uc.h"
 #include "roce/ud.h"
 #include "uet/job.h"
 #include "uet/pds.h"
@@ -35,6 +36,7 @@
 /* What QPs of a rue device may be, by type (transport.h). */
 static const struct rue_transport_ops *const rue_transports[] = {
 	&rue_rc_transport,
+	&rue_uc_transport,
 	&rue_ud_transport,
 	&rue_uet_transport,
 	NULL

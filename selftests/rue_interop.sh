@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rue interoperates with Linux's own RoCEv2 device, rdma_rxe, over a wire
-# (a veth pair): the same tools and the verbs conformance cases, with rue
+# (a veth pair): the same tools (RC, UC and UD) and the verbs conformance
+# cases, with rue
 # as the server and as the client, over IPv4 and IPv6.
 #
 #   init ns: veth x0 10.13.0.1 fd00:13::1 (rxe0) <---> x1 10.13.0.2 fd00:13::2 (rue ri1) : ns B
@@ -84,10 +85,13 @@ t_ucmatose() {
 # rue_verbs.sh, and so do those rxe fails on its own: a UD receive too
 # small for the datagram, a UD send larger than the MTU or with an RDMA
 # opcode, a misaligned atomic target (rxe reports each differently or
-# not at all), and atomics racing CPU atomics (rxe in 6.1 serializes
+# not at all), a UC SEND longer than its receive WQE and READs or
+# atomics posted to a UC QP (rue completes the receive in error, or
+# refuses the post, and the next SEND arrives; with rdma_rxe on that side
+# it does not), and atomics racing CPU atomics (rxe in 6.1 serializes
 # atomics under a driver-wide lock, which the CPU does not take).
-VERBS_CASES='Verbs/RcData.*/TwoDevices*:Verbs/RcSgl.*/TwoDevices:Verbs/RcAtomic.*/TwoDevices*:Verbs/RcSignal.*/TwoDevices:Verbs/RcFence.*/TwoDevices:Verbs/RcStress.*/TwoDevices:Verbs/RcInline.*/TwoDevices:Verbs/Ud.*/TwoDevices*'
-VERBS_CASES+='-*MisalignedTargetRejected*:*AtomicWithCpuAtomics*:*Ud.ReceiveBufferTooSmall*:*Ud.LargerThanMtuFails*:*Ud.RdmaOpcodesRejected*'
+VERBS_CASES='Verbs/Uc.*/TwoDevices*:Verbs/RcData.*/TwoDevices*:Verbs/RcSgl.*/TwoDevices:Verbs/RcAtomic.*/TwoDevices*:Verbs/RcSignal.*/TwoDevices:Verbs/RcFence.*/TwoDevices:Verbs/RcStress.*/TwoDevices:Verbs/RcInline.*/TwoDevices:Verbs/Ud.*/TwoDevices*'
+VERBS_CASES+='-*Uc.ReadAtomicAndInvalidateRefused*:*Uc.SendLargerThanReceive*:*MisalignedTargetRejected*:*AtomicWithCpuAtomics*:*Ud.ReceiveBufferTooSmall*:*Ud.LargerThanMtuFails*:*Ud.RdmaOpcodesRejected*'
 
 t_verbs() {
 	local a=$1 b=$2 ipa=$3 ipb=$4 ip6a=$5 ip6b=$6 out rc
@@ -146,6 +150,10 @@ for dir in rxe-rue rue-rxe; do
 	run_test "ibv_rc_pingpong, data checked ($dir)" pingpong $dir ibv_rc_pingpong 4000
 	run_test "ibv_rc_pingpong over IPv6 ($dir)" pingpong6 $dir
 	run_test "ibv_ud_pingpong, data checked ($dir)" pingpong $dir ibv_ud_pingpong 1000
+	run_test "ibv_uc_pingpong, data checked ($dir)" pingpong $dir ibv_uc_pingpong 4000
+	run_test "ib_write_bw -c UC -a ($dir)" perftest $dir ib_write_bw -c UC -a -n 5
+	run_test "ib_send_bw -c UC ($dir)" perftest $dir ib_send_bw -c UC -s 65536 -n 20
+	run_test "ib_send_lat -c UC ($dir)" perftest $dir ib_send_lat -c UC -s 64 -n 200
 	run_test "ib_write_bw -a ($dir)" perftest $dir ib_write_bw -a -n 5
 	run_test "ib_read_bw -a ($dir)" perftest $dir ib_read_bw -a -n 5
 	run_test "ib_send_bw -a ($dir)" perftest $dir ib_send_bw -a -n 5

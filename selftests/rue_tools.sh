@@ -4,7 +4,8 @@
 # The standard tools run over rue unchanged: perftest (every bandwidth
 # test at all sizes from 2 B to 8 MiB with -a, and with eight QPs with
 # -q 8; every latency test at 64 B and 1 MiB; all with and without
-# rdma_cm), ibv_rc_pingpong and ibv_ud_pingpong with data checks, and the
+# rdma_cm; UC QPs' WRITE and SEND too), ibv_rc_pingpong, ibv_uc_pingpong
+# and ibv_ud_pingpong with data checks, and the
 # rdma_cm tools rping and ucmatose; both on one device (loopback) and
 # between two network namespaces.
 #
@@ -100,7 +101,13 @@ for topo in netns loop; do
 		matrix_case $topo $t -R -s 64 -n 200
 	done
 	matrix_case $topo ib_atomic_lat -n 200
+	# UC: WRITE and SEND without acknowledgements
+	matrix_case $topo ib_write_bw -c UC -a -n 8
+	matrix_case $topo ib_send_bw -c UC -a -n 8
+	matrix_case $topo ib_write_lat -c UC -s 65536 -n 100
+	matrix_case $topo ib_send_lat -c UC -s 64 -n 200
 	run_test "ibv_rc_pingpong with data check ($topo)" pingpong $topo ibv_rc_pingpong
+	run_test "ibv_uc_pingpong with data check ($topo)" pingpong $topo ibv_uc_pingpong
 	run_test "ibv_ud_pingpong with data check ($topo)" udpingpong $topo
 	run_test "rping with data check ($topo)" t_rping $topo
 	run_test "ucmatose, 4 connections ($topo)" t_ucmatose $topo

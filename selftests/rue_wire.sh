@@ -3,11 +3,12 @@
 #
 # What rue puts on the wire is RoCEv2 as the spec (IBTA vol 1, annex
 # A17) and other decoders see it.  Real traffic between two namespaces -
-# RC SEND, WRITE, READ and both atomics, UD, rdma_cm's MADs, IPv4 and
-# IPv6 - is captured with tcpdump on the veth, then:
+# RC SEND, WRITE, READ and both atomics, UC SEND and WRITE, UD, rdma_cm's
+# MADs, IPv4 and IPv6 - is captured with tcpdump on the veth, then:
 #  - ruedump --check: every packet parses, every ICRC is right;
 #  - tshark's infiniband dissector sees the same fields as ruedump;
-#  - the opcodes each exchange needs are there;
+#  - the opcodes each exchange needs are there, and no UC packet asks
+#    for an ACK;
 #  - IP and UDP headers follow annex A17.4: UDP destination port 4791, a
 #    zero UDP checksum, DF set on IPv4, and one UDP source port per QP.
 #
@@ -58,6 +59,11 @@ t_ud() {
 		ibv_ud_pingpong -d rw1 -g "$(g4 rw1 10.12.0.2)" -n 20 -s 1000 -c 10.12.0.1
 }
 
+t_uc() {
+	sc 18515 ibv_uc_pingpong -d rw0 -g "$(g4 rw0 10.12.0.1)" -n 20 -s 3000 -c -- \
+		ibv_uc_pingpong -d rw1 -g "$(g4 rw1 10.12.0.2)" -n 20 -s 3000 -c 10.12.0.1
+}
+
 # perftest TEST ARGS...
 perftest() {
 	local t=$1
@@ -101,9 +107,16 @@ t_opcodes() {
 		  RC_RDMA_READ_RESPONSE_FIRST RC_RDMA_READ_RESPONSE_MIDDLE \
 		  RC_RDMA_READ_RESPONSE_LAST RC_RDMA_READ_RESPONSE_ONLY \
 		  RC_ACKNOWLEDGE RC_COMPARE_SWAP RC_FETCH_ADD RC_ATOMIC_ACKNOWLEDGE \
-		  UD_SEND_ONLY; do
+		  UD_SEND_ONLY UC_SEND_FIRST UC_SEND_MIDDLE UC_SEND_LAST \
+		  UC_RDMA_WRITE_FIRST UC_RDMA_WRITE_MIDDLE UC_RDMA_WRITE_LAST \
+		  UC_RDMA_WRITE_ONLY; do
 		grep -q "\"opcode\":\"$op\"" "$JSON" || { echo "no $op"; missing=1; }
 	done
+	# nothing answers UC, so nothing of it asks for an answer (IBTA 9.8)
+	if grep '"opcode":"UC_' "$JSON" | grep -q '"ack-req":true'; then
+		echo "a UC packet with AckReq set"
+		missing=1
+	fi
 	return $missing
 }
 
@@ -145,6 +158,9 @@ run_test "setup: two namespaces, capture on the veth" t_setup
 run_test "traffic: RC SEND over IPv4" t_rc_v4
 run_test "traffic: RC SEND over IPv6" t_rc_v6
 run_test "traffic: UD SEND" t_ud
+run_test "traffic: UC SEND" t_uc
+run_test "traffic: UC RDMA WRITE" perftest ib_write_bw -c UC -s 3000 -n 20
+run_test "traffic: one-packet UC RDMA WRITE" perftest ib_write_bw -c UC -s 64 -n 20
 run_test "traffic: RDMA WRITE, four QPs" perftest ib_write_bw -q 4 -s 3000 -n 20
 run_test "traffic: RDMA READ" perftest ib_read_bw -s 3000 -n 20
 run_test "traffic: one-packet RDMA WRITE" perftest ib_write_bw -s 64 -n 20

@@ -79,6 +79,7 @@ struct rue_req {
 	bool drained_event;		/* SQD: SQ_DRAINED sent */
 	bool last_small;		/* the last WQE fetched fits a packet */
 	bool bad_prod;			/* the ring's producer index lied */
+	bool unacked;			/* UC: nothing answers (rc_req.c) */
 	u32 nak_psn;			/* una_psn of the last implied NAK */
 	u32 nr_early;			/* bits set in early */
 	u32 early_pkts;			/* placed early since una_psn moved */
@@ -127,7 +128,9 @@ struct rue_resp {
 	bool comm_est;			/* COMM_EST event sent */
 
 	/* the SEND being received, and its receive WQE */
-	bool in_send;
+	bool in_send;			/* a receive WQE is held */
+	bool msg_open;			/* UC: a SEND is placed into it */
+	bool drop_msg;			/* UC: drop until FIRST or ONLY */
 	struct rue_rqe_info rqe_info;
 	u32 msg_off;			/* bytes placed so far */
 	struct rue_ksge *rqe_sg;	/* max_recv_sge entries */

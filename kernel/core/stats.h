@@ -17,9 +17,9 @@ enum rue_stat {
 	RUE_STAT_RX_DROP_ICRC,
 	RUE_STAT_RX_DROP_OPCODE,	/* unsupported opcode */
 	RUE_STAT_RX_DROP_QP,		/* no such QP */
-	RUE_STAT_RX_DROP_STATE,		/* QP cannot receive now */
+	RUE_STAT_RX_DROP_STATE,		/* QP cannot receive now, or UC refused */
 	RUE_STAT_RX_DROP_QKEY,
-	RUE_STAT_RX_DROP_SEQ,		/* out of sequence (NAKed once) */
+	RUE_STAT_RX_DROP_SEQ,		/* out of sequence (RC NAKs once) */
 	RUE_STAT_RX_DUP_REQUESTS,
 	RUE_STAT_RX_STALE_RESPONSES,
 	RUE_STAT_RETRANSMITS,		/* packets sent again */

@@ -74,8 +74,8 @@ static u32 rue_rc_wire_bytes(const struct rue_qp *qp,
 	return bytes;
 }
 
-/* Responder answers first, then requests. */
-static int rue_rc_tx(struct rue_qp *qp, int budget)
+/* Responder answers first, then requests (UC has only requests). */
+int rue_rc_tx(struct rue_qp *qp, int budget)
 {
 	struct sk_buff_head out;
 	bool error = false;
@@ -98,9 +98,8 @@ static int rue_rc_tx(struct rue_qp *qp, int budget)
 	return n;
 }
 
-/* An RC QP takes packets only from its peer (IBTA 9.6.1.5 for RoCE). */
-static bool rue_rc_from_peer(const struct rue_qp *qp,
-			     const struct rue_pkt *pkt)
+/* An RC or UC QP takes packets only from its peer (IBTA 9.6.1.5). */
+bool rue_rc_from_peer(const struct rue_qp *qp, const struct rue_pkt *pkt)
 {
 	return ipv6_addr_equal(&pkt->saddr, &qp->av.daddr) &&
 	       ipv6_addr_equal(&pkt->daddr, &qp->av.saddr);
@@ -151,7 +150,7 @@ static void rue_rc_free(struct rue_qp *qp)
 	kvfree(qp->resp.res);
 }
 
-static void rue_rc_enter(struct rue_qp *qp, enum ib_qp_state state)
+void rue_rc_enter(struct rue_qp *qp, enum ib_qp_state state)
 {
 	switch (state) {
 	case IB_QPS_RESET:

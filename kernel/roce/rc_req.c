@@ -25,6 +25,12 @@
  * data follows at once, and at least every RUE_ACKREQ_EVERY packets;
  * queue pairs streaming many small messages then see one ACK per batch.
  *
+ * UC (IBTA 9.8) sends the same packets with UC opcodes and no AckReq;
+ * nothing answers them, so a WQE completes when its last packet is
+ * built, and that packet carries a copy of the data, never lent pages:
+ * the consumer owns the buffer once the WQE completes.  Nothing of it is
+ * ever sent again.
+ *
  * Everything here runs under req.lock; packets are built into a list and
  * sent by the caller once the lock is dropped (rc.c).
  */
@@ -87,7 +93,7 @@ void rue_req_arm_rto(struct rue_qp *qp, bool restart)
 /* ------------------------------------------------------------------ */
 /* Building packets                                                    */
 
-static u8 rue_data_opcode(u8 wr_op, bool first, bool last)
+static u8 rue_rc_data_opcode(u8 wr_op, bool first, bool last)
 {
 	switch (wr_op) {
 	case RUE_WR_RDMA_WRITE:
@@ -116,6 +122,15 @@ static u8 rue_data_opcode(u8 wr_op, bool first, bool last)
 			       (last ? IB_OPCODE_RC_SEND_LAST :
 				       IB_OPCODE_RC_SEND_MIDDLE);
 	}
+}
+
+/* UC's data opcodes are RC's with the UC transport bits (IBTA 9.2.3). */
+static u8 rue_data_opcode(const struct rue_qp *qp, u8 wr_op, bool first,
+			  bool last)
+{
+	u8 op = rue_rc_data_opcode(wr_op, first, last);
+
+	return qp->req.unacked ? op - IB_OPCODE_RC + IB_OPCODE_UC : op;
 }
 
 static struct sk_buff *rue_req_skb(struct rue_qp *qp, u8 opcode, u32 linear,
@@ -149,7 +164,7 @@ static bool rue_req_lend(struct rue_qp *qp, struct rue_swqe *w, u32 off,
 			 u32 len)
 {
 	/* a resend (rc_comp.c went back): see "Lent memory" above */
-	if (rue_psn_diff(qp->req.sent_psn, qp->req.psn) > 0)
+	if (rue_psn_diff(qp->req.sent_psn, qp->req.psn) > 0 || qp->req.unacked)
 		return false;
 	return !(w->sqe.flags & RUE_SQE_INLINE) &&
 	       rue_sgl_can_lend(w->sg, w->num_sge, off, len);
@@ -184,7 +199,8 @@ static struct sk_buff *rue_req_data_pkt(struct rue_qp *qp, struct rue_swqe *w,
 					u32 off, u32 len, u32 nseg, bool ackreq)
 {
 	bool first = off == 0, last = off + len == w->sqe.length;
-	u8 opcode = rue_data_opcode(w->sqe.opcode, first, last && nseg == 1);
+	u8 opcode = rue_data_opcode(qp, w->sqe.opcode, first,
+				    last && nseg == 1);
 	const struct rue_opcode_info *op = &rue_opcodes[opcode];
 	bool inl = w->sqe.flags & RUE_SQE_INLINE;
 	unsigned int pad = rue_pad(len);
@@ -228,7 +244,7 @@ again:
 	if (nseg > 1) {
 		rue_tx_cb(skb)->nseg = nseg;
 		rue_tx_cb(skb)->last_opcode =
-			rue_data_opcode(w->sqe.opcode, false, last);
+			rue_data_opcode(qp, w->sqe.opcode, false, last);
 	}
 	return skb;
 }
@@ -303,6 +319,8 @@ static bool rue_req_ackreq(struct rue_qp *qp, bool last)
 	struct rue_req *req = &qp->req;
 	struct rue_swqe *next;
 
+	if (req->unacked)
+		return false;
 	if (rue_psn_diff(req->psn, req->ackreq_psn) >= RUE_ACKREQ_EVERY ||
 	    rue_psn_diff(req->psn, req->una_psn) >= RUE_WINDOW - RUE_ACKREQ_EVERY)
 		return true;
@@ -399,8 +417,13 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	rue_req_sent(req);
 	if (ackreq)
 		req->ackreq_psn = rue_psn_add(req->psn, -1);
+	if (req->unacked)
+		req->una_psn = req->psn;
 	req->cur_off += len;
 	if (req->cur_off >= w->sqe.length) {
+		/* UC: sent is done (the packet holds a copy, see above) */
+		if (req->unacked)
+			w->done = 1;
 		req->cur++;
 		req->cur_off = 0;
 	}

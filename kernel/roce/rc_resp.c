@@ -725,6 +725,7 @@ void rue_resp_start(struct rue_qp *qp)
 	resp->nak_sent = false;
 	resp->dup_run = false;
 	resp->comm_est = false;
+	resp->drop_msg = false;
 }
 
 /* Drop in-progress messages and queued answers (error, reset, destroy). */
@@ -741,6 +742,7 @@ void rue_resp_clear(struct rue_qp *qp, bool flush)
 		rue_sgl_put(resp->rqe_sg, resp->rqe_info.num_sge);
 		resp->in_send = false;
 	}
+	resp->msg_open = false;
 	if (resp->write_mr)
 		rue_mr_put(resp->write_mr);
 	resp->write_mr = NULL;

@@ -171,12 +171,14 @@ free:
 /*
  * A multi-segment packet (struct rue_tx_cb): the first segment's headers,
  * the last segment's LAST-ness.  Only the data opcodes of one operation
- * qualify, and the last segment carries no extension header of its own.
+ * of one transport qualify, and the last segment carries no extension
+ * header of its own.
  */
 static enum rue_stat rue_recv_segments(struct rue_pkt *pkt,
 				       const struct rue_loop_addr *addr)
 {
-	const u32 kind = RUE_OPM_SEND | RUE_OPM_WRITE | RUE_OPM_READ;
+	const u32 kind = RUE_OPM_SEND | RUE_OPM_WRITE | RUE_OPM_READ |
+			 RUE_OPM_RC | RUE_OPM_UC;
 	u32 last = rue_opcodes[addr->last_opcode].mask;
 
 	if (!(pkt->mask & RUE_OPM_PAYLOAD) || (pkt->mask & RUE_OPM_LAST) ||

@@ -2,7 +2,7 @@
 /*
  * The RoCEv2 opcode table: for every BTH opcode rue handles, which
  * extension headers follow the BTH (IBTA 9.2-9.4, in their wire order) and
- * what the packet means.  Opcodes absent from the table (UC, RD, XRC and
+ * what the packet means.  Opcodes absent from the table (RD, XRC and
  * reserved values) have mask 0 and are dropped on receive.
  */
 #include "roce.h"
@@ -18,6 +18,7 @@
 
 #define RC_REQ	(RUE_OPM_RC | RUE_OPM_REQ)
 #define RC_RESP	(RUE_OPM_RC | RUE_OPM_RESP)
+#define UC_REQ	(RUE_OPM_UC | RUE_OPM_REQ)
 #define PL	RUE_OPM_PAYLOAD
 
 const struct rue_opcode_info rue_opcodes[256] = {
@@ -92,6 +93,39 @@ const struct rue_opcode_info rue_opcodes[256] = {
 	[IB_OPCODE_RC_FETCH_ADD] = {
 		RC_REQ | RUE_OPM_ATOMIC | RUE_OPM_ONLY | RUE_OPM_ATMETH,
 		BTH + SZ_ATM, .atmeth = BTH },
+
+	/* UC (IBTA 9.8): RC's SEND and RDMA WRITE, and nothing answers them */
+	[IB_OPCODE_UC_SEND_FIRST] = {
+		UC_REQ | RUE_OPM_SEND | RUE_OPM_FIRST | PL, BTH },
+	[IB_OPCODE_UC_SEND_MIDDLE] = {
+		UC_REQ | RUE_OPM_SEND | RUE_OPM_MIDDLE | PL, BTH },
+	[IB_OPCODE_UC_SEND_LAST] = {
+		UC_REQ | RUE_OPM_SEND | RUE_OPM_LAST | RUE_OPM_COMP | PL, BTH },
+	[IB_OPCODE_UC_SEND_LAST_WITH_IMMEDIATE] = {
+		UC_REQ | RUE_OPM_SEND | RUE_OPM_LAST | RUE_OPM_COMP |
+		RUE_OPM_IMM | PL, BTH + SZ_IMM, .imm = BTH },
+	[IB_OPCODE_UC_SEND_ONLY] = {
+		UC_REQ | RUE_OPM_SEND | RUE_OPM_ONLY | RUE_OPM_COMP | PL, BTH },
+	[IB_OPCODE_UC_SEND_ONLY_WITH_IMMEDIATE] = {
+		UC_REQ | RUE_OPM_SEND | RUE_OPM_ONLY | RUE_OPM_COMP |
+		RUE_OPM_IMM | PL, BTH + SZ_IMM, .imm = BTH },
+	[IB_OPCODE_UC_RDMA_WRITE_FIRST] = {
+		UC_REQ | RUE_OPM_WRITE | RUE_OPM_FIRST | RUE_OPM_RETH | PL,
+		BTH + SZ_RETH, .reth = BTH },
+	[IB_OPCODE_UC_RDMA_WRITE_MIDDLE] = {
+		UC_REQ | RUE_OPM_WRITE | RUE_OPM_MIDDLE | PL, BTH },
+	[IB_OPCODE_UC_RDMA_WRITE_LAST] = {
+		UC_REQ | RUE_OPM_WRITE | RUE_OPM_LAST | PL, BTH },
+	[IB_OPCODE_UC_RDMA_WRITE_LAST_WITH_IMMEDIATE] = {
+		UC_REQ | RUE_OPM_WRITE | RUE_OPM_LAST | RUE_OPM_COMP |
+		RUE_OPM_IMM | PL, BTH + SZ_IMM, .imm = BTH },
+	[IB_OPCODE_UC_RDMA_WRITE_ONLY] = {
+		UC_REQ | RUE_OPM_WRITE | RUE_OPM_ONLY | RUE_OPM_RETH | PL,
+		BTH + SZ_RETH, .reth = BTH },
+	[IB_OPCODE_UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE] = {
+		UC_REQ | RUE_OPM_WRITE | RUE_OPM_ONLY | RUE_OPM_COMP |
+		RUE_OPM_RETH | RUE_OPM_IMM | PL,
+		BTH + SZ_RETH + SZ_IMM, .reth = BTH, .imm = BTH + SZ_RETH },
 
 	/* UD: BTH DETH [ImmDt] payload */
 	[IB_OPCODE_UD_SEND_ONLY] = {

@@ -130,6 +130,7 @@ enum rue_op_mask {
 	RUE_OPM_UD = 1 << 19,
 	RUE_OPM_CNP = 1 << 20,
 	RUE_OPM_COMP = 1 << 21,		/* consumes a receive WQE */
+	RUE_OPM_UC = 1 << 22,
 };
 
 struct rue_opcode_info {

@@ -53,6 +53,9 @@ static int rue_ring_db(struct ibv_qp *ibqp, void *cmd, size_t len)
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |      \
 	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |    \
 	 IBV_QP_EX_WITH_SEND_WITH_INV)
+#define RUE_UC_SEND_OPS                                                      \
+	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |    \
+	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 #define RUE_UD_SEND_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 
 static uint64_t rue_uet_send_ops(const struct rue_context *ctx)
@@ -87,6 +90,9 @@ static int rue_qp_check_attr(struct ibv_context *ctx,
 	switch (attr->qp_type) {
 	case IBV_QPT_RC:
 		ops = RUE_RC_SEND_OPS;
+		break;
+	case IBV_QPT_UC:
+		ops = RUE_UC_SEND_OPS;
 		break;
 	case IBV_QPT_UD:
 		ops = RUE_UD_SEND_OPS;
@@ -335,10 +341,18 @@ int rue_qp_check_op(struct rue_qp *qp, enum ibv_wr_opcode op)
 			return EOPNOTSUPP;
 		return 0;
 	}
-	if (qp->vqp.qp.qp_type == IBV_QPT_UD &&
-	    op != IBV_WR_SEND && op != IBV_WR_SEND_WITH_IMM)
-		return EINVAL;
-	return 0;
+	switch (qp->vqp.qp.qp_type) {
+	case IBV_QPT_UD:
+		return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ?
+		       0 : EINVAL;
+	case IBV_QPT_UC:
+		/* IBTA 9.8: no READ, atomics or SEND with invalidate */
+		return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ||
+		       op == IBV_WR_RDMA_WRITE ||
+		       op == IBV_WR_RDMA_WRITE_WITH_IMM ? 0 : EINVAL;
+	default:
+		return 0;
+	}
 }
 
 /*

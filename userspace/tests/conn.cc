@@ -111,10 +111,12 @@ int ModifyToRtr(Side& s, uint32_t remote_qpn, uint32_t remote_psn,
   attr.max_dest_rd_atomic = s.opts.max_dest_rd_atomic;
   attr.min_rnr_timer = s.opts.min_rnr_timer;
   attr.ah_attr = AhAttr(s.ep, remote_gid);
-  return ibv_modify_qp(s.qp.get(), &attr,
-                       IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-                           IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-                           IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+  int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+             IBV_QP_RQ_PSN;
+  // UC has no READs, atomics or RNR NAKs (IBTA 11.2.4.2, table 91)
+  if (s.opts.type != IBV_QPT_UC)
+    mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+  return ibv_modify_qp(s.qp.get(), &attr, mask);
 }
 
 int ModifyToRts(Side& s) {
@@ -125,10 +127,12 @@ int ModifyToRts(Side& s) {
   attr.rnr_retry = s.opts.rnr_retry;
   attr.sq_psn = s.opts.sq_psn;
   attr.max_rd_atomic = s.opts.max_rd_atomic;
-  return ibv_modify_qp(s.qp.get(), &attr,
-                       IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                           IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-                           IBV_QP_MAX_QP_RD_ATOMIC);
+  int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+  // ... and no acknowledgements to time out
+  if (s.opts.type != IBV_QPT_UC)
+    mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+            IBV_QP_MAX_QP_RD_ATOMIC;
+  return ibv_modify_qp(s.qp.get(), &attr, mask);
 }
 
 int ModifyUdToRts(Side& s) {

@@ -91,7 +91,7 @@ int ModifyToRts(Side& s);
 // UD: RESET -> INIT -> RTR -> RTS.
 int ModifyUdToRts(Side& s);
 
-// Connects two RC sides: both INIT, RTR, RTS.
+// Connects two RC (or UC) sides: both INIT, RTR, RTS.
 void Connect(Side& x, Side& y);
 
 struct RcPair {
