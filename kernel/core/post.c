@@ -163,7 +163,8 @@ static int rue_post_send_kernel(struct rue_qp *qp, const struct ib_send_wr *wr,
 	int err = 0;
 
 	spin_lock_irqsave(&qp->post_lock, flags);
-	if (qp->state == IB_QPS_RESET) {
+	/* sends from RTS on (IBTA QP states, as rdma_rxe); in ERR they flush */
+	if (READ_ONCE(qp->state) < IB_QPS_RTS) {
 		err = -EINVAL;
 		*bad_wr = wr;
 		goto out;
@@ -247,6 +248,12 @@ int rue_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 
 	spin_lock_irqsave(&qp->post_lock, flags);
 	prod = ring->hdr->prod;
+	/* receives from INIT on */
+	if (READ_ONCE(qp->state) == IB_QPS_RESET) {
+		err = -EINVAL;
+		*bad_wr = wr;
+		wr = NULL;
+	}
 	for (; wr; wr = wr->next) {
 		if (prod - READ_ONCE(ring->hdr->cons) >= ring->nslots ||
 		    wr->num_sge > qp->max_recv_sge) {

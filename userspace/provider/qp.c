@@ -356,6 +356,19 @@ int rue_qp_check_op(struct rue_qp *qp, enum ibv_wr_opcode op)
 }
 
 /*
+ * Whether the QP's state lets work requests be posted (the IBTA's QP
+ * states, rdma_rxe alike): sends from RTS on (and to a QP in error,
+ * which flushes them), receives from INIT on.  The kernel mirrors the
+ * state in each ring's header.
+ */
+int rue_qp_can_post(const struct rue_uring *r, bool send)
+{
+	uint32_t state = __atomic_load_n(&r->hdr->state, __ATOMIC_RELAXED);
+
+	return state < (send ? IBV_QPS_RTS : IBV_QPS_INIT) ? EINVAL : 0;
+}
+
+/*
  * The slot @ahead places past the producer index, or NULL when the ring
  * is full.  @cons caches the kernel's consumer index; it is read again
  * only when the cached value says full.
@@ -545,7 +558,8 @@ int rue_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 
 	pthread_spin_lock(&qp->sq_lock);
 	cons = __atomic_load_n(&qp->sq.hdr->cons, __ATOMIC_ACQUIRE);
-	for (; wr; wr = wr->next) {
+	ret = rue_qp_can_post(&qp->sq, true);
+	for (; wr && !ret; wr = wr->next) {
 		sqe = rue_sq_next_slot(qp, posted, &cons);
 		if (!sqe) {
 			ret = ENOMEM;
@@ -579,7 +593,8 @@ int rue_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 
 	pthread_spin_lock(&qp->rq_lock);
 	cons = __atomic_load_n(&r->hdr->cons, __ATOMIC_ACQUIRE);
-	for (; wr; wr = wr->next) {
+	ret = rue_qp_can_post(r, false);
+	for (; wr && !ret; wr = wr->next) {
 		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->max_recv_sge) {
 			ret = EINVAL;
 			break;

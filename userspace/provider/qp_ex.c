@@ -94,6 +94,8 @@ static int rue_wr_complete(struct ibv_qp_ex *qpx)
 
 	rue_wr_finish_cur(qp);
 	err = qp->wr_err;
+	if (!err && qp->wr_n)
+		err = rue_qp_can_post(&qp->sq, true);
 	if (!err)
 		err = rue_sq_publish(qp, qp->wr_n);
 	qp->wr_n = 0;

@@ -210,6 +210,7 @@ int rue_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad);
 /* qp.c: building send queue slots, for post_send and qp_ex.c */
 int rue_qp_check_op(struct rue_qp *qp, enum ibv_wr_opcode op);
+int rue_qp_can_post(const struct rue_uring *r, bool send);
 struct rue_sqe *rue_sq_next_slot(struct rue_qp *qp, uint32_t ahead,
 				 uint32_t *cons);
 void rue_sqe_init(struct rue_sqe *sqe, uint64_t wr_id,

@@ -180,6 +180,62 @@ TEST_P(QpAttr, UdQkeyAndState) {
   EXPECT_EQ(init.qp_type, IBV_QPT_UD);
 }
 
+// Posting needs a state that takes work requests (the IBTA's QP states,
+// and rdma_rxe alike): receives from INIT on, sends from RTS on; a refused
+// post leaves nothing behind.  For RC, UC and UD.
+TEST_P(QpAttr, PostNeedsState) {
+  for (ibv_qp_type type : {IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD}) {
+    SCOPED_TRACE(::testing::Message() << "QP type " << type);
+    QpOptions o;
+    o.type = type;
+    o.access = IBV_ACCESS_REMOTE_WRITE;
+    Side a, b;
+    ASSERT_NO_FATAL_FAILURE(CreateSide(a_, o, &a));
+    ASSERT_NO_FATAL_FAILURE(CreateSide(b_, o, &b));
+    Region r;
+    ASSERT_NO_FATAL_FAILURE(MakeRegion(a.pd.get(), 4096, kAllAccess, &r));
+    ibv_sge s = r.sge(0, 8);
+    ibv_send_wr wr = SendWr(7, IBV_WR_SEND, &s, 1);
+    ibv_ah_attr ah_attr = AhAttr(a_, b_.gid());
+    Ah ah(ibv_create_ah(a.pd.get(), &ah_attr));
+    ASSERT_TRUE(ah);
+    wr.wr.ud.ah = ah.get();
+    wr.wr.ud.remote_qpn = b.qpn();
+    wr.wr.ud.remote_qkey = o.qkey;
+    auto post_send = [&] {
+      ibv_send_wr* bad = nullptr;
+      int ret = ibv_post_send(a.qp.get(), &wr, &bad);
+      if (ret) {
+        EXPECT_EQ(bad, &wr);
+      }
+      return ret;
+    };
+    auto post_recv = [&] {
+      ibv_sge rs = r.sge(1024, 64);
+      return PostRecv(a.qp.get(), 9, &rs, 1);
+    };
+
+    EXPECT_EQ(post_recv(), EINVAL) << "RESET";
+    EXPECT_EQ(post_send(), EINVAL) << "RESET";
+    ASSERT_EQ(ModifyToInit(a), 0);
+    EXPECT_EQ(post_send(), EINVAL) << "INIT";
+    EXPECT_EQ(post_recv(), 0) << "INIT";
+    ibv_qp_attr x{};
+    x.qp_state = IBV_QPS_RTR;
+    if (type == IBV_QPT_UD)
+      ASSERT_EQ(ibv_modify_qp(a.qp.get(), &x, IBV_QP_STATE), 0);
+    else
+      ASSERT_EQ(ModifyToRtr(a, b.qpn(), 0, b_.gid()), 0);
+    EXPECT_EQ(post_send(), EINVAL) << "RTR";
+    EXPECT_TRUE(NoCompletion(a.scq.get(), milliseconds(20)));
+    // RESET drops the receive posted in INIT without a completion
+    x.qp_state = IBV_QPS_RESET;
+    ASSERT_EQ(ibv_modify_qp(a.qp.get(), &x, IBV_QP_STATE), 0);
+    EXPECT_EQ(post_recv(), EINVAL) << "RESET again";
+    EXPECT_TRUE(NoCompletion(a.rcq.get(), milliseconds(20)));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Verbs, QpAttr,
                          ::testing::Values(Topology::kTwoDevices,
                                            Topology::kTwoDevicesIpv6),
