@@ -10,7 +10,8 @@
 # (Documentation/testing.md, "The hostile-input suite").
 #
 #  - rue_hostile_test (userspace/tests, GoogleTest), run in ns B: it forges
-#    the peer of an RC QP on rva from b0's address (raw socket, libpcap),
+#    the peer of an RC or a UC QP on rva from b0's address (raw socket,
+#    libpcap),
 #    a UET initiator of rva's target PDCs (UDP socket, libpcap), and plays
 #    the owner of a QP's send ring;
 #  - the rue netlink family from another network namespace, from a user
