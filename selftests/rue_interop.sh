@@ -151,7 +151,7 @@ for dir in rxe-rue rue-rxe; do
 	run_test "ibv_rc_pingpong over IPv6 ($dir)" pingpong6 $dir
 	run_test "ibv_ud_pingpong, data checked ($dir)" pingpong $dir ibv_ud_pingpong 1000
 	run_test "ibv_uc_pingpong, data checked ($dir)" pingpong $dir ibv_uc_pingpong 4000
-	run_test "ib_write_bw -c UC -a ($dir)" perftest $dir ib_write_bw -c UC -a -n 5
+	run_test "ib_write_bw -c UC ($dir)" perftest $dir ib_write_bw -c UC -s 65536 -n 20
 	run_test "ib_send_bw -c UC ($dir)" perftest $dir ib_send_bw -c UC -s 65536 -n 20
 	run_test "ib_send_lat -c UC ($dir)" perftest $dir ib_send_lat -c UC -s 64 -n 200
 	run_test "ib_write_bw -a ($dir)" perftest $dir ib_write_bw -a -n 5
