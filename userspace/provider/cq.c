@@ -107,10 +107,16 @@ static int rue_cq_check_ex(struct ibv_context *ctx,
 			(unsigned long long)(attr->wc_flags & ~(uint64_t)RUE_CQ_WC_FLAGS));
 		return EOPNOTSUPP;
 	}
-	/* A parent domain, overrun or single-thread hints: none of ours. */
+	/* A parent domain: not ours. */
 	if (attr->comp_mask & ~IBV_CQ_INIT_ATTR_MASK_FLAGS)
 		return EOPNOTSUPP;
-	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) && attr->flags)
+	/*
+	 * Single-threaded is a promise the CQ may ignore (it keeps its
+	 * lock, which then costs one uncontended atomic per poll);
+	 * ignoring overruns would need the kernel's help.
+	 */
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	    (attr->flags & ~(uint32_t)IBV_CREATE_CQ_ATTR_SINGLE_THREADED))
 		return EOPNOTSUPP;
 	return 0;
 }
