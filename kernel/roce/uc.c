@@ -9,10 +9,10 @@
  * in PSN order and drops the rest; nothing it does is visible to the
  * sender.
  *
- * Sequence (IBTA 9.8.3, o9-95): a packet that is not the expected PSN,
- * or a MIDDLE or LAST that belongs to no message being received, ends
- * the message in progress; the responder then drops packets until a
- * FIRST or ONLY, whose PSN becomes the expected one.  The receive WQE of
+ * Sequence (IBTA vol 1, 9.8; rdma_rxe alike): a packet that is not the
+ * expected PSN, or a MIDDLE or LAST that belongs to no message being
+ * received, ends the message in progress; the responder then drops
+ * packets until a FIRST or ONLY, whose PSN becomes the expected one.  The receive WQE of
  * an abandoned SEND is kept for the next SEND, as rdma_rxe does: data
  * already placed in it is overwritten.
  *
