@@ -98,11 +98,21 @@ int rue_rc_tx(struct rue_qp *qp, int budget)
 	return n;
 }
 
-/* An RC or UC QP takes packets only from its peer (IBTA 9.6.1.5). */
-bool rue_rc_from_peer(const struct rue_qp *qp, const struct rue_pkt *pkt)
+/*
+ * Whether an RC or UC QP takes @pkt: only from its peer (IBTA 9.6.1.5),
+ * else dropped and counted.  A CE mark is reported to the sender first
+ * (cc.c).
+ */
+bool rue_rc_rcv_ok(struct rue_qp *qp, const struct rue_pkt *pkt)
 {
-	return ipv6_addr_equal(&pkt->saddr, &qp->av.daddr) &&
-	       ipv6_addr_equal(&pkt->daddr, &qp->av.saddr);
+	if (!ipv6_addr_equal(&pkt->saddr, &qp->av.daddr) ||
+	    !ipv6_addr_equal(&pkt->daddr, &qp->av.saddr)) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_QP);
+		return false;
+	}
+	if (unlikely(INET_ECN_is_ce(pkt->tos)) && !pkt->local)
+		rue_cc_ce_rcv(qp, pkt);
+	return true;
 }
 
 static void rue_rc_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
@@ -110,13 +120,8 @@ static void rue_rc_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
 	struct sk_buff_head out;
 	bool error = false, event = false, run;
 
-	if (!rue_rc_from_peer(qp, pkt)) {
-		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_QP);
+	if (!rue_rc_rcv_ok(qp, pkt))
 		return;
-	}
-	/* congestion experienced: tell the sender (cc.c) */
-	if (unlikely(INET_ECN_is_ce(pkt->tos)) && !pkt->local)
-		rue_cc_ce_rcv(qp, pkt);
 	__skb_queue_head_init(&out);
 	if (pkt->mask & RUE_OPM_REQ)
 		run = rue_resp_rcv(qp, pkt, &out, &error, &event);

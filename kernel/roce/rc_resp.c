@@ -627,6 +627,30 @@ static bool rue_resp_in_sequence(const struct rue_resp *resp, u32 mask)
 }
 
 /**
+ * rue_resp_ready() - may an RC or UC QP's responder take a request now?
+ * @qp: the QP, resp.lock held
+ * @event: set at the first request in RTR, for COMM_EST
+ *
+ * Return: true from RTR on, short of ERR; else the packet is counted
+ * dropped.
+ */
+bool rue_resp_ready(struct rue_qp *qp, bool *event)
+{
+	struct rue_resp *resp = &qp->resp;
+
+	lockdep_assert_held(&resp->lock);
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+		return false;
+	}
+	if (qp->state == IB_QPS_RTR && !resp->comm_est) {
+		resp->comm_est = true;
+		*event = true;
+	}
+	return true;
+}
+
+/**
  * rue_resp_rcv() - handle a request packet of an RC QP
  * @qp: the QP (referenced)
  * @pkt: the checked packet
@@ -646,14 +670,8 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 	s32 d;
 
 	spin_lock_bh(&resp->lock);
-	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
-		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+	if (!rue_resp_ready(qp, event))
 		goto out;
-	}
-	if (qp->state == IB_QPS_RTR && !resp->comm_est) {
-		resp->comm_est = true;
-		*event = true;
-	}
 
 	d = rue_psn_diff(pkt->psn, resp->epsn);
 	if (d < 0 && !rue_resp_trim(qp, pkt)) {

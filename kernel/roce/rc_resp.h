@@ -11,6 +11,7 @@
 
 struct rue_pkt;
 
+bool rue_resp_ready(struct rue_qp *qp, bool *event);
 bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 		  struct sk_buff_head *out, bool *error, bool *event);
 int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,

@@ -33,14 +33,11 @@
  * (struct rue_resp) it uses: in_send means a receive WQE is held,
  * msg_open that a SEND is being placed into it.
  */
-#include <net/inet_ecn.h>
-
 #include "pkt.h"
 #include "rc.h"
 #include "rc_comp.h"
 #include "rc_resp.h"
 #include "uc.h"
-#include "cc/cc.h"
 #include "core/device.h"
 #include "core/mr.h"
 #include "core/qp.h"
@@ -256,14 +253,8 @@ static void rue_uc_rcv_req(struct rue_qp *qp, struct rue_pkt *pkt,
 	enum rue_uc_result r;
 
 	spin_lock_bh(&resp->lock);
-	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
-		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_STATE);
+	if (!rue_resp_ready(qp, event))
 		goto out;
-	}
-	if (qp->state == IB_QPS_RTR && !resp->comm_est) {
-		resp->comm_est = true;
-		*event = true;
-	}
 	if (!rue_uc_accept(qp, pkt)) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_SEQ);
 		goto out;
@@ -289,13 +280,8 @@ static void rue_uc_rcv(struct rue_qp *qp, struct rue_pkt *pkt)
 {
 	bool error = false, event = false;
 
-	if (!rue_rc_from_peer(qp, pkt)) {
-		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_QP);
+	if (!rue_rc_rcv_ok(qp, pkt))
 		return;
-	}
-	/* congestion experienced: tell the sender (cc.c) */
-	if (unlikely(INET_ECN_is_ce(pkt->tos)) && !pkt->local)
-		rue_cc_ce_rcv(qp, pkt);
 	rue_uc_rcv_req(qp, pkt, &error, &event);
 	rue_qp_notify(qp);
 	if (event)
