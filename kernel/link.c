@@ -22,6 +22,7 @@
 #include "core/device.h"
 #include "core/mr.h"
 #include "core/qp_verbs.h"
+#include "core/srq.h"
 #include "core/stats.h"
 #include "core/verbs.h"
 #include "net/pfc.h"
@@ -194,6 +195,7 @@ static void rue_dev_assemble(struct rue_dev *rdev)
 	rue_cq_set_ops(ibdev);
 	rue_mr_set_ops(ibdev);
 	rue_qp_set_ops(ibdev);
+	rue_srq_set_ops(ibdev);
 	rue_stats_set_ops(ibdev);
 }
 

@@ -23,6 +23,8 @@
 #define RUE_MAX_MR		BIT(20)
 #define RUE_MAX_PD		BIT(16)
 #define RUE_MAX_AH		BIT(16)
+#define RUE_MAX_SRQ		BIT(16)
+#define RUE_MAX_SRQ_WR		16384
 /*
  * Reads and atomics in flight per QP, both directions.  128 as rdma_rxe:
  * perftest copies the peer's limit into max_rd_atomic, so a lower value

@@ -205,6 +205,9 @@ static int rue_query_device(struct ib_device *ibdev,
 	attr->atomic_cap = IB_ATOMIC_HCA;
 	attr->max_fast_reg_page_list_len = RUE_MAX_FRWR_PAGES;
 	attr->max_ah = RUE_MAX_AH;
+	attr->max_srq = RUE_MAX_SRQ;
+	attr->max_srq_wr = RUE_MAX_SRQ_WR;
+	attr->max_srq_sge = RUE_MAX_SGE;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
 	return 0;

@@ -245,6 +245,11 @@ int rue_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			rue_qp_flush(qp);
 		return 0;
 	}
+	/* its receive WQEs go to the SRQ (ib_post_srq_recv()) */
+	if (qp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
 
 	spin_lock_irqsave(&qp->post_lock, flags);
 	prod = ring->hdr->prod;

@@ -18,6 +18,7 @@
 #include "qp_verbs.h"
 #include "rq.h"
 #include "sq.h"
+#include "srq.h"
 #include "transport.h"
 #include "verbs.h"
 #include "cc/cc.h"
@@ -65,8 +66,6 @@ static int rue_qp_check_init(struct rue_dev *rdev,
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
-	if (init->srq)
-		return -EOPNOTSUPP;
 	if (cap->max_send_wr > RUE_MAX_QP_WR || cap->max_recv_wr > RUE_MAX_QP_WR ||
 	    cap->max_send_sge > RUE_MAX_SGE || cap->max_recv_sge > RUE_MAX_SGE ||
 	    cap->max_inline_data > RUE_MAX_INLINE)
@@ -106,6 +105,22 @@ static int rue_qp_alloc_sq(struct rue_qp *qp, struct ib_qp_cap *cap)
 	return 0;
 }
 
+/*
+ * A QP on an SRQ has no RQ of its own, only room for the SGEs of the
+ * SRQ's WQE it holds; its receive capabilities are 0.
+ */
+static int rue_qp_use_srq(struct rue_qp *qp, struct ib_qp_cap *cap)
+{
+	qp->max_recv_sge = qp->srq->max_sge;
+	qp->resp.rqe_sg = kcalloc(max(qp->max_recv_sge, 1U),
+				  sizeof(*qp->resp.rqe_sg), GFP_KERNEL);
+	if (!qp->resp.rqe_sg)
+		return -ENOMEM;
+	cap->max_recv_wr = 0;
+	cap->max_recv_sge = 0;
+	return 0;
+}
+
 static int rue_qp_alloc_rq(struct rue_qp *qp, struct ib_qp_cap *cap)
 {
 	u32 slots = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
@@ -114,6 +129,8 @@ static int rue_qp_alloc_rq(struct rue_qp *qp, struct ib_qp_cap *cap)
 					 sge * sizeof(struct rue_sge));
 	int err;
 
+	if (qp->srq)
+		return rue_qp_use_srq(qp, cap);
 	err = rue_ring_alloc(&qp->resp.ring, slots, stride);
 	if (err)
 		return err;
@@ -156,9 +173,12 @@ static int rue_qp_user_resp(struct rue_qp *qp, struct ib_udata *udata)
 	err = rue_ring_map_user(&qp->req.ring, &uc->ibuc, &resp.sq_offset);
 	if (err)
 		return err;
-	err = rue_ring_map_user(&qp->resp.ring, &uc->ibuc, &resp.rq_offset);
-	if (err)
-		return err;
+	if (!qp->srq) {
+		err = rue_ring_map_user(&qp->resp.ring, &uc->ibuc,
+					&resp.rq_offset);
+		if (err)
+			return err;
+	}
 	if (qp->xport->user_resp)
 		qp->xport->user_resp(qp, &resp);
 	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
@@ -262,7 +282,7 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		return err;
 	xport = rue_qp_transport(rdev, init->qp_type, &cmd);
-	if (!xport)
+	if (!xport || (init->srq && !(xport->flags & RUE_XPORT_SRQ)))
 		return -EOPNOTSUPP;
 
 	rue_qp_init(qp, rdev, xport, !!udata);
@@ -271,6 +291,7 @@ static int rue_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	rue_cc_qp_init(qp);
 	qp->scq = to_rue_cq(init->send_cq);
 	qp->rcq = to_rue_cq(init->recv_cq);
+	qp->srq = init->srq ? to_rue_srq(init->srq) : NULL;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->mtu = 1024;
 
@@ -518,10 +539,14 @@ static int rue_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	spin_unlock(&qp->resp.lock);
 	spin_unlock_bh(&qp->req.lock);
 
-	if (next == IB_QPS_ERR)
+	if (next == IB_QPS_ERR) {
 		rue_qp_flush(qp);
-	else if (next == IB_QPS_RTS)
+		/* the affiliated event: it takes no SRQ WQE from here on */
+		if (qp->srq && cur != IB_QPS_ERR)
+			rue_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+	} else if (next == IB_QPS_RTS) {
 		rue_qp_run(qp);
+	}
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "qp.h"
 #include "rq.h"
 #include "sgl.h"
+#include "srq.h"
 
 static bool rue_rq_prod(struct rue_qp *qp, u32 *prod)
 {
@@ -28,16 +29,17 @@ static bool rue_rq_prod(struct rue_qp *qp, u32 *prod)
 }
 
 /* @num_sge was read once from the slot; @sge points into the slot. */
-static u8 rue_rq_check(struct rue_qp *qp, u32 num_sge,
-		       const struct rue_sge *sge, struct rue_ksge *sg,
-		       struct rue_rqe_info *info)
+static u8 rue_rqe_check(struct ib_pd *pd, u32 max_sge, u32 num_sge,
+			const struct rue_sge *sge, struct rue_ksge *sg,
+			struct rue_rqe_info *info)
 {
+	struct rue_dev *rdev = to_rue_dev(pd->device);
 	enum rue_mr_err merr;
 	u64 total = 0;
 	u32 i;
 
 	info->num_sge = 0;
-	if (num_sge > qp->max_recv_sge)
+	if (num_sge > max_sge)
 		return IB_WC_LOC_QP_OP_ERR;
 	for (i = 0; i < num_sge; i++) {
 		struct rue_sge s;
@@ -49,7 +51,7 @@ static u8 rue_rq_check(struct rue_qp *qp, u32 num_sge,
 		info->num_sge = i + 1;
 		if (!s.length)
 			continue;
-		sg[i].mr = rue_mr_get(qp->rdev, s.lkey, false, qp->ibqp.pd,
+		sg[i].mr = rue_mr_get(rdev, s.lkey, false, pd,
 				      IB_ACCESS_LOCAL_WRITE, &merr);
 		if (!sg[i].mr || !rue_mr_in_range(sg[i].mr, s.addr, s.length))
 			return IB_WC_LOC_PROT_ERR;
@@ -60,7 +62,33 @@ static u8 rue_rq_check(struct rue_qp *qp, u32 num_sge,
 }
 
 /**
- * rue_rq_take() - take the next receive WQE
+ * rue_rqe_read() - copy a receive WQE out of its slot and check it
+ * @ring: an RQ or SRQ ring; the caller owns its consumer index
+ * @index: the consumer index of the slot
+ * @pd: the PD the WQE's lkeys must belong to
+ * @max_sge: SGEs the queue was created for
+ * @sg: room for @max_sge SGEs (references taken, also on error)
+ * @info: the WQE's id, size and check result
+ *
+ * The slot may be rewritten by the user at any time: every field is read
+ * once, from a copy.
+ */
+void rue_rqe_read(const struct rue_ring *ring, u32 index, struct ib_pd *pd,
+		  u32 max_sge, struct rue_ksge *sg, struct rue_rqe_info *info)
+{
+	const struct rue_rqe *slot = rue_ring_slot(ring, index);
+	struct rue_rqe rqe;
+
+	memcpy(&rqe, slot, sizeof(rqe));
+	info->wr_id = rqe.wr_id;
+	info->len = 0;
+	info->status = rue_rqe_check(pd, max_sge, rqe.num_sge,
+				     (const struct rue_sge *)(slot + 1), sg,
+				     info);
+}
+
+/**
+ * rue_rq_take() - take the next receive WQE, from the QP's RQ or SRQ
  * @qp: the QP, resp.lock held
  * @sg: room for qp->max_recv_sge checked SGEs (references taken)
  * @info: the WQE's id, size and check result
@@ -72,22 +100,18 @@ int rue_rq_take(struct rue_qp *qp, struct rue_ksge *sg,
 		struct rue_rqe_info *info)
 {
 	struct rue_resp *resp = &qp->resp;
-	const struct rue_rqe *slot;
-	struct rue_rqe rqe;
 	u32 prod;
 
 	lockdep_assert_held(&resp->lock);
+	if (qp->srq)
+		return rue_srq_take(qp->srq, sg, info);
 	if (!rue_rq_prod(qp, &prod))
 		return -EIO;
 	if (prod == resp->rq_cons)
 		return -EAGAIN;
 
-	slot = rue_ring_slot(&resp->ring, resp->rq_cons);
-	memcpy(&rqe, slot, sizeof(rqe));
-	info->wr_id = rqe.wr_id;
-	info->len = 0;
-	info->status = rue_rq_check(qp, rqe.num_sge,
-				    (const struct rue_sge *)(slot + 1), sg, info);
+	rue_rqe_read(&resp->ring, resp->rq_cons, qp->ibqp.pd, qp->max_recv_sge,
+		     sg, info);
 	resp->rq_cons++;
 	/* done reading the slots before the producer may reuse them */
 	smp_store_release(&resp->ring.hdr->cons, resp->rq_cons);

@@ -7,8 +7,10 @@
 
 #include <linux/types.h>
 
+struct ib_pd;
 struct rue_ksge;
 struct rue_qp;
+struct rue_ring;
 
 struct rue_rqe_info {
 	u64 wr_id;
@@ -17,6 +19,8 @@ struct rue_rqe_info {
 	u8 status;			/* IB_WC_LOC_PROT_ERR: bad lkey */
 };
 
+void rue_rqe_read(const struct rue_ring *ring, u32 index, struct ib_pd *pd,
+		  u32 max_sge, struct rue_ksge *sg, struct rue_rqe_info *info);
 int rue_rq_take(struct rue_qp *qp, struct rue_ksge *sg,
 		struct rue_rqe_info *info);
 void rue_rq_complete(struct rue_qp *qp, const struct rue_rqe_info *info,

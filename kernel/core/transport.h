@@ -36,6 +36,8 @@ enum rue_xport_flags {
 	 * only (engine.c, and txq.c: Order)
 	 */
 	RUE_XPORT_IN_ORDER = 1 << 3,
+	/* its QPs may take their receive WQEs from an SRQ (rq.c) */
+	RUE_XPORT_SRQ = 1 << 4,
 };
 
 /* IB_QPT_DRIVER (0xff) has the last bit of rue_transport_ops.qp_types. */

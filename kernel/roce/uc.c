@@ -317,7 +317,7 @@ static bool rue_uc_op_valid(const struct rue_qp *qp, u8 op)
 const struct rue_transport_ops rue_uc_transport = {
 	.name = "uc",
 	.qp_types = BIT(IB_QPT_UC),
-	.flags = RUE_XPORT_DCQCN | RUE_XPORT_IN_ORDER,
+	.flags = RUE_XPORT_DCQCN | RUE_XPORT_IN_ORDER | RUE_XPORT_SRQ,
 	.rx_opm = RUE_OPM_UC,
 	.create = rue_uc_create,
 	.enter = rue_rc_enter,

@@ -276,7 +276,7 @@ static u8 rue_ud_check_wqe(struct rue_qp *qp, struct rue_swqe *w)
 const struct rue_transport_ops rue_ud_transport = {
 	.name = "ud",
 	.qp_types = BIT(IB_QPT_UD) | BIT(IB_QPT_GSI),
-	.flags = RUE_XPORT_AV_PER_WR,
+	.flags = RUE_XPORT_AV_PER_WR | RUE_XPORT_SRQ,
 	.rx_opm = RUE_OPM_UD,
 	.enter = rue_ud_enter,
 	.op_valid = rue_ud_op_valid,

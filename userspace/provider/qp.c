@@ -105,7 +105,8 @@ static int rue_qp_check_attr(struct ibv_context *ctx,
 	default:
 		return EOPNOTSUPP;
 	}
-	if (attr->srq)
+	/* RC, UC and UD QPs may take their receives from an SRQ */
+	if (attr->srq && attr->qp_type == IBV_QPT_DRIVER)
 		return EOPNOTSUPP;
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    (attr->send_ops_flags & ~ops)) {
@@ -134,12 +135,14 @@ static int rue_qp_take_uet(struct rue_qp *qp, const struct rue_create_qp_cmd *dr
 }
 
 static int rue_qp_map(struct rue_qp *qp, int fd,
-		      const struct rue_create_qp_resp *resp)
+		      const struct rue_create_qp_resp *resp, bool has_rq)
 {
 	if (resp->sqe_size < sizeof(struct rue_sqe) ||
 	    rue_uring_map(&qp->sq, fd, resp->sq_offset, resp->sq_size,
 			  resp->sq_slots, resp->sqe_size))
 		return errno ?: EPROTO;
+	if (!has_rq)
+		return 0;	/* its receives come from an SRQ */
 	if (rue_uring_map(&qp->rq, fd, resp->rq_offset, resp->rq_size,
 			  resp->rq_slots, resp->rqe_size)) {
 		rue_uring_unmap(&qp->sq);
@@ -183,7 +186,7 @@ struct ibv_qp *rue_create_qp_drv(struct ibv_context *ctx,
 		goto err_destroy;
 	}
 	errno = 0;
-	ret = rue_qp_map(qp, ctx->cmd_fd, &resp.drv);
+	ret = rue_qp_map(qp, ctx->cmd_fd, &resp.drv, !attr->srq);
 	if (ret) {
 		rue_err(verbs_get_ctx(ctx), "cannot map the QP rings: %s\n",
 			strerror(ret));
@@ -581,21 +584,23 @@ int rue_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	return ret;
 }
 
-int rue_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
-		  struct ibv_recv_wr **bad)
+/*
+ * Write @wr's WQEs into the receive ring @r (RQ or SRQ) and publish them;
+ * the caller holds the ring's lock.  Returns 0 or an errno, with *@bad
+ * at the first WQE not posted; *@posted counts those that were.
+ */
+int rue_rq_write(struct rue_uring *r, uint32_t max_sge,
+		 struct ibv_recv_wr *wr, struct ibv_recv_wr **bad,
+		 uint32_t *posted)
 {
-	struct rue_qp *qp = to_rqp(ibqp);
-	struct rue_uring *r = &qp->rq;
+	uint32_t cons = __atomic_load_n(&r->hdr->cons, __ATOMIC_ACQUIRE);
 	struct rue_rqe *rqe;
 	struct rue_sge *sge;
-	int ret = 0, posted = 0, i;
-	uint32_t cons;
+	int ret = 0, i;
 
-	pthread_spin_lock(&qp->rq_lock);
-	cons = __atomic_load_n(&r->hdr->cons, __ATOMIC_ACQUIRE);
-	ret = rue_qp_can_post(r, false);
-	for (; wr && !ret; wr = wr->next) {
-		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->max_recv_sge) {
+	*posted = 0;
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > max_sge) {
 			ret = EINVAL;
 			break;
 		}
@@ -617,12 +622,35 @@ int rue_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 			sge[i].lkey = wr->sg_list[i].lkey;
 		}
 		r->idx++;
-		posted++;
+		(*posted)++;
 	}
 	if (ret)
 		*bad = wr;
-	if (posted) {
+	if (*posted)
 		__atomic_store_n(&r->hdr->prod, r->idx, __ATOMIC_RELEASE);
+	return ret;
+}
+
+int rue_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad)
+{
+	struct rue_qp *qp = to_rqp(ibqp);
+	struct rue_uring *r = &qp->rq;
+	uint32_t posted = 0;
+	int ret;
+
+	/* a QP on an SRQ has no RQ: its receives go to ibv_post_srq_recv() */
+	if (!r->map) {
+		*bad = wr;
+		return EINVAL;
+	}
+	pthread_spin_lock(&qp->rq_lock);
+	ret = rue_qp_can_post(r, false);
+	if (ret)
+		*bad = wr;
+	else
+		ret = rue_rq_write(r, qp->max_recv_sge, wr, bad, &posted);
+	if (posted) {
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		/* The kernel flushes receives posted to a QP in error. */
 		if (__atomic_load_n(&r->hdr->state, __ATOMIC_RELAXED) == IBV_QPS_ERR)

@@ -102,6 +102,13 @@ struct rue_qp {
 	struct ib_uverbs_post_recv_resp rq_db_resp;
 };
 
+struct rue_srq {
+	struct verbs_srq vsrq;
+	pthread_spinlock_t lock;	/* the producer */
+	struct rue_uring ring;
+	uint32_t max_sge;
+};
+
 struct rue_mr {
 	struct verbs_mr vmr;
 	uint64_t key64;		/* valid with RUE_REG_MR_RESP_KEY64 */
@@ -138,6 +145,11 @@ static inline struct rue_qp *qpx_to_rqp(struct ibv_qp_ex *qpx)
 static inline struct rue_cq *cqx_to_rcq(struct ibv_cq_ex *cqx)
 {
 	return container_of(cqx, struct rue_cq, vcq.cq_ex);
+}
+
+static inline struct rue_srq *to_rsrq(struct ibv_srq *srq)
+{
+	return container_of(srq, struct rue_srq, vsrq.srq);
 }
 
 static inline struct rue_mr *to_rmr(struct ibv_mr *mr)
@@ -193,6 +205,15 @@ int rue_resize_cq(struct ibv_cq *cq, int cqe);
 struct ibv_cq_ex *rue_create_cq_ex(struct ibv_context *ctx,
 				   struct ibv_cq_init_attr_ex *attr);
 
+/* srq.c */
+struct ibv_srq *rue_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr);
+int rue_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask);
+int rue_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
+int rue_destroy_srq(struct ibv_srq *srq);
+int rue_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad);
+
 /* qp.c */
 struct ibv_qp *rue_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
 struct ibv_qp *rue_create_qp_ex(struct ibv_context *ctx,
@@ -208,6 +229,9 @@ int rue_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad);
 int rue_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad);
+int rue_rq_write(struct rue_uring *r, uint32_t max_sge,
+		 struct ibv_recv_wr *wr, struct ibv_recv_wr **bad,
+		 uint32_t *posted);
 /* qp.c: building send queue slots, for post_send and qp_ex.c */
 int rue_qp_check_op(struct rue_qp *qp, enum ibv_wr_opcode op);
 int rue_qp_can_post(const struct rue_uring *r, bool send);
