@@ -7,7 +7,8 @@
 # this exercises kernel verbs, DMA and fast-registration MRs, local and
 # remote invalidation, the GSI QP and the CM.  Data written through the
 # fabric must read back identical, at several block sizes, and teardown
-# must leave nothing behind.
+# must leave nothing behind.  Then the same with nvmet-rdma's use_srq:
+# the target's queues share SRQs that it fills with ib_post_srq_recv().
 #
 #   init_net: veth k0 10.10.0.1 (rue link rk0) -- veth k1
 #   nvmet port 10.10.0.1:4420, subsystem rue-test
@@ -82,10 +83,33 @@ t_disconnect_clean() {
 		{ rdma resource show qp; return 1; }
 }
 
+# nvmet-rdma again, with use_srq; nvme-rdma back for the next connect
+t_srq_target() {
+	local p=$CFG/nvmet/ports/1
+
+	rm "$p/subsystems/$NQN" || return 1
+	rmmod nvmet-rdma && modprobe nvmet-rdma use_srq=1 || return 1
+	modprobe nvme-rdma || return 1
+	[ "$(cat /sys/module/nvmet_rdma/parameters/use_srq)" = Y ] || return 1
+	ln -s "$CFG/nvmet/subsystems/$NQN" "$p/subsystems/$NQN"
+}
+
+# the target's receives come from SRQs on rk0, its QPs use them
+t_srq_in_use() {
+	rdma resource show srq | grep -q "dev rk0" &&
+	rdma resource show qp link rk0/1 | grep -q "type RC" ||
+		{ rdma resource show srq; return 1; }
+}
+
 tap_init
 run_test "setup: null_blk, nvmet-rdma, nvme-rdma, a rue link" t_setup
 run_test "nvmet-rdma target on the rue link" t_target
 run_test "nvme-rdma host connects through rdma_cm" t_connect
 run_test "data written through NVMe/RDMA reads back identical" t_io
 run_test "disconnect releases every host QP" t_disconnect_clean
+run_test "nvmet-rdma again, with shared receive queues" t_srq_target
+run_test "nvme-rdma host connects to the SRQ target" t_connect
+run_test "the target receives through SRQs" t_srq_in_use
+run_test "data through the SRQ target reads back identical" t_io
+run_test "disconnect from the SRQ target releases every host QP" t_disconnect_clean
 tap_done

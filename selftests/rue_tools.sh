@@ -4,8 +4,9 @@
 # The standard tools run over rue unchanged: perftest (every bandwidth
 # test at all sizes from 2 B to 8 MiB with -a, and with eight QPs with
 # -q 8; every latency test at 64 B and 1 MiB; all with and without
-# rdma_cm; UC QPs' WRITE and SEND too), ibv_rc_pingpong, ibv_uc_pingpong
-# and ibv_ud_pingpong with data checks, and the
+# rdma_cm; UC QPs' WRITE and SEND too), ibv_rc_pingpong, ibv_uc_pingpong,
+# ibv_ud_pingpong and ibv_srq_pingpong with data checks, SENDs into
+# shared receive queues (--use-srq, RC and UD), and the
 # rdma_cm tools rping and ucmatose; both on one device (loopback) and
 # between two network namespaces.
 #
@@ -94,6 +95,8 @@ for topo in netns loop; do
 		matrix_case $topo $t -q 8 -s 65536 -n 50
 		matrix_case $topo $t -R -s 4096 -n 200
 	done
+	matrix_case $topo ib_send_bw --use-srq -a -n 8
+	matrix_case $topo ib_send_bw -c UD --use-srq -n 200
 	matrix_case $topo ib_atomic_bw -n 500
 	matrix_case $topo ib_atomic_bw -R -n 200
 	for t in ib_write_lat ib_read_lat ib_send_lat; do
@@ -108,6 +111,7 @@ for topo in netns loop; do
 	matrix_case $topo ib_send_lat -c UC -s 64 -n 200
 	run_test "ibv_rc_pingpong with data check ($topo)" pingpong $topo ibv_rc_pingpong
 	run_test "ibv_uc_pingpong with data check ($topo)" pingpong $topo ibv_uc_pingpong
+	run_test "ibv_srq_pingpong, 16 QPs on one SRQ, data check ($topo)" pingpong $topo ibv_srq_pingpong
 	run_test "ibv_ud_pingpong with data check ($topo)" udpingpong $topo
 	run_test "rping with data check ($topo)" t_rping $topo
 	run_test "ucmatose, 4 connections ($topo)" t_ucmatose $topo

@@ -75,6 +75,7 @@ void CreateSide(const Endpoint& ep, const QpOptions& opts, Side* out) {
   init.recv_cq = out->RecvCq();
   init.qp_type = opts.type;
   init.sq_sig_all = opts.sq_sig_all;
+  init.srq = opts.srq;
   init.cap.max_send_wr = opts.max_send_wr;
   init.cap.max_recv_wr = opts.max_recv_wr;
   init.cap.max_send_sge = opts.max_send_sge;

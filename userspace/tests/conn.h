@@ -47,6 +47,8 @@ struct QpOptions {
   ibv_cq* send_cq = nullptr;
   ibv_cq* recv_cq = nullptr;
   ibv_pd* pd = nullptr;
+  // An SRQ owned by the test (in pd): the QP takes its receives there.
+  ibv_srq* srq = nullptr;
 
   // Connection (RC) attributes of this side.
   ibv_mtu mtu = static_cast<ibv_mtu>(0);  // 0: the port's active MTU

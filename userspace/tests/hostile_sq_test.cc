@@ -48,7 +48,7 @@ TEST_F(HostileTest, SendQueueProducerIndexMovedBackwards) {
   ASSERT_TRUE(peer_->WaitCount(peer_qpn_, kPosted, milliseconds(5000)));
   EXPECT_TRUE(NoCompletion(t_.SendCq(), milliseconds(50)));
 
-  rue_ring_hdr* ring = FindSendRing(before, after, kPosted, kWrId);
+  rue_ring_hdr* ring = FindRing(before, after, kPosted, kWrId);
   ASSERT_NE(ring, nullptr) << "no new uverbs mapping holds the send queue";
   std::atomic_ref<uint32_t>(ring->prod)
       .store(kBackwards, std::memory_order_release);

@@ -2,6 +2,7 @@
 #include "tests/ring_maps.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -25,19 +26,20 @@ std::vector<Mapping> UverbsMappings() {
   return out;
 }
 
-rue_ring_hdr* FindSendRing(const std::vector<Mapping>& before,
-                           const std::vector<Mapping>& after, uint32_t prod,
-                           uint64_t wr_id) {
+rue_ring_hdr* FindRing(const std::vector<Mapping>& before,
+                       const std::vector<Mapping>& after, uint32_t prod,
+                       uint64_t wr_id) {
+  static_assert(offsetof(rue_sqe, wr_id) == 0 && offsetof(rue_rqe, wr_id) == 0);
   for (const Mapping& m : after) {
     if (std::find(before.begin(), before.end(), m) != before.end()) continue;
-    if (m.length < RUE_RING_DATA_OFFSET + sizeof(rue_sqe)) continue;
+    if (m.length < RUE_RING_DATA_OFFSET + sizeof(uint64_t)) continue;
     auto* hdr = reinterpret_cast<rue_ring_hdr*>(m.start);
-    rue_sqe first;
+    uint64_t first;
     memcpy(&first,
            reinterpret_cast<const uint8_t*>(m.start) + RUE_RING_DATA_OFFSET,
            sizeof(first));
     if (__atomic_load_n(&hdr->prod, __ATOMIC_ACQUIRE) == prod &&
-        first.wr_id == wr_id)
+        first == wr_id)
       return hdr;
   }
   return nullptr;

@@ -26,10 +26,11 @@ struct Mapping {
 // The mappings of /dev/infiniband/uverbs* in this process.
 std::vector<Mapping> UverbsMappings();
 
-// Among the mappings in @after but not in @before, the send queue ring
-// whose producer index is @prod and whose first slot holds a WQE with
-// @wr_id; nullptr if there is none.
-rue_ring_hdr* FindSendRing(const std::vector<Mapping>& before,
+// Among the mappings in @after but not in @before, the work queue ring
+// (SQ, RQ or SRQ: their WQEs start with the wr_id) whose producer index
+// is @prod and whose first slot holds a WQE with @wr_id; nullptr if there
+// is none.
+rue_ring_hdr* FindRing(const std::vector<Mapping>& before,
                            const std::vector<Mapping>& after, uint32_t prod,
                            uint64_t wr_id);
 

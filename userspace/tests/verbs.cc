@@ -68,6 +68,10 @@ void QpDeleter::operator()(ibv_qp* qp) const {
   ReportDestroy("ibv_destroy_qp", ibv_destroy_qp(qp));
 }
 
+void SrqDeleter::operator()(ibv_srq* srq) const {
+  ReportDestroy("ibv_destroy_srq", ibv_destroy_srq(srq));
+}
+
 void MrDeleter::operator()(ibv_mr* mr) const {
   ReportDestroy("ibv_dereg_mr", ibv_dereg_mr(mr));
 }
@@ -133,6 +137,10 @@ void AsyncEvents::Run() {
         case IBV_EVENT_PATH_MIG_ERR:
         case IBV_EVENT_QP_LAST_WQE_REACHED:
           r.element = ev.element.qp;
+          break;
+        case IBV_EVENT_SRQ_ERR:
+        case IBV_EVENT_SRQ_LIMIT_REACHED:
+          r.element = ev.element.srq;
           break;
         default:
           break;

@@ -47,6 +47,9 @@ struct MrDeleter {
 struct AhDeleter {
   void operator()(ibv_ah* ah) const;
 };
+struct SrqDeleter {
+  void operator()(ibv_srq* srq) const;
+};
 struct ChannelDeleter {
   void operator()(ibv_comp_channel* ch) const;
 };
@@ -58,6 +61,7 @@ using Cq = std::unique_ptr<ibv_cq, CqDeleter>;
 using Qp = std::unique_ptr<ibv_qp, QpDeleter>;
 using Mr = std::unique_ptr<ibv_mr, MrDeleter>;
 using Ah = std::unique_ptr<ibv_ah, AhDeleter>;
+using Srq = std::unique_ptr<ibv_srq, SrqDeleter>;
 using Channel = std::unique_ptr<ibv_comp_channel, ChannelDeleter>;
 
 // Page-aligned memory.
@@ -118,7 +122,7 @@ class AsyncEvents {
  public:
   struct Record {
     ibv_event_type type;
-    const void* element;  // the ibv_qp/ibv_cq, or nullptr
+    const void* element;  // the ibv_qp/ibv_cq/ibv_srq, or nullptr
   };
 
   explicit AsyncEvents(ibv_context* ctx);
