@@ -68,6 +68,7 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 {
 	struct rue_ring_hdr *hdr = cq->ring.hdr;
 	unsigned long irqflags = 0;
+	struct rue_cqe *slot;
 	u32 cons, flags;
 
 	rue_cq_lock(cq, &irqflags);
@@ -91,7 +92,10 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 		return -ENOSPC;
 	}
 
-	memcpy(rue_ring_slot(&cq->ring, cq->prod), cqe, sizeof(*cqe));
+	slot = rue_ring_slot(&cq->ring, cq->prod);
+	memcpy(slot, cqe, sizeof(*cqe));
+	if (cq->timestamps)
+		slot->timestamp = ktime_get_ns();
 	cq->prod++;
 	/*
 	 * The CQE before the index; the index before reading the notify
@@ -120,6 +124,7 @@ void rue_cq_notify(struct rue_cq *cq)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
+static_assert(sizeof(struct rue_cqe) == 64);
 static_assert(RUE_RING_DATA_OFFSET + (size_t)RUE_MAX_CQE * sizeof(struct rue_cqe) <=
 	      RUE_RING_MAX_BYTES);
 
@@ -192,7 +197,8 @@ static int rue_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	struct rue_cq *cq = to_rue_cq(ibcq);
 	int err;
 
-	if (attr->flags)
+	/* libibverbs asks for timestamps when the CQ reads them */
+	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > RUE_MAX_CQE)
 		return -EINVAL;
@@ -204,6 +210,8 @@ static int rue_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	spin_lock_init(&cq->lock);
 	cq->user = !!udata;
+	cq->timestamps = udata &&
+		(attr->flags & IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION);
 	err = rue_ring_alloc(&cq->ring, rue_cq_slots(attr->cqe),
 			     sizeof(struct rue_cqe));
 	if (err)

@@ -16,6 +16,7 @@ struct rue_cq {
 	u32 prod;		/* next slot to fill */
 	u32 cons;		/* kernel CQs: next slot to poll */
 	bool user;
+	bool timestamps;	/* user CQs that asked: rue_cqe.timestamp */
 	bool overflowed;
 };
 

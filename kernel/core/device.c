@@ -210,6 +210,9 @@ static int rue_query_device(struct ib_device *ibdev,
 	attr->max_srq_sge = RUE_MAX_SGE;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
+	/* completion timestamps: nanoseconds (struct rue_cqe.timestamp) */
+	attr->hca_core_clock = 1000000;	/* kHz */
+	attr->timestamp_mask = U64_MAX;
 	return 0;
 }
 

@@ -222,7 +222,14 @@ struct rue_cqe {
 	__u8 reserved0[2];
 	__u32 initiator;	/* UET: the SES initiator field */
 	__u32 job_id;		/* UET: the job the message came in */
-	__u8 reserved1[16];
+	/*
+	 * User CQs created with IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION
+	 * (libibverbs sets it for IBV_WC_EX_WITH_COMPLETION_TIMESTAMP):
+	 * when the kernel wrote the CQE, in nanoseconds of CLOCK_MONOTONIC,
+	 * the device clock (hca_core_clock 1 GHz); 0 in other CQs.
+	 */
+	__aligned_u64 timestamp;
+	__u8 reserved1[8];
 };
 
 /* ------------------------------------------------------------------ */

@@ -92,12 +92,17 @@ struct ibv_cq *rue_create_cq(struct ibv_context *ctx, int cqe,
 	return &cq->vcq.cq;
 }
 
-/* What read_* can report; no completion timestamps (rue has no clock). */
+/*
+ * What read_* can report.  Completion timestamps are in the device's
+ * clock, nanoseconds of CLOCK_MONOTONIC (rue-abi.h); there is no
+ * wall-clock variant.
+ */
 #define RUE_CQ_WC_FLAGS                                                   \
 	(IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM |                   \
 	 IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP |                  \
 	 IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |                        \
-	 IBV_WC_EX_WITH_DLID_PATH_BITS)
+	 IBV_WC_EX_WITH_DLID_PATH_BITS |                                  \
+	 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
 
 static int rue_cq_check_ex(struct ibv_context *ctx,
 			   const struct ibv_cq_init_attr_ex *attr)
@@ -385,6 +390,11 @@ static uint8_t rue_cq_read_dlid_path_bits(struct ibv_cq_ex *cqx)
 	return 0;
 }
 
+static uint64_t rue_cq_read_completion_ts(struct ibv_cq_ex *cqx)
+{
+	return cqx_to_rcq(cqx)->cur->timestamp;
+}
+
 /*
  * Every rue CQ gets the ops, whichever call created it: reading a field
  * the CQ was not created for is undefined in the verbs API, and here
@@ -407,6 +417,7 @@ static void rue_cq_init_ex(struct rue_cq *cq)
 	cqx->read_slid = rue_cq_read_slid;
 	cqx->read_sl = rue_cq_read_sl;
 	cqx->read_dlid_path_bits = rue_cq_read_dlid_path_bits;
+	cqx->read_completion_ts = rue_cq_read_completion_ts;
 }
 
 /* ------------------------------------------------------------------ */

@@ -55,6 +55,7 @@ static const struct verbs_context_ops rue_ctx_ops = {
 	.query_device_ex = rue_query_device_ex,
 	.query_port = rue_query_port,
 	.query_qp = rue_query_qp,
+	.query_rt_values = rue_query_rt_values,
 	.query_srq = rue_query_srq,
 	.reg_mr = rue_reg_mr,
 	.req_notify_cq = rue_req_notify_cq,

@@ -185,6 +185,7 @@ int rue_query_device_ex(struct ibv_context *ctx,
 			struct ibv_device_attr_ex *attr, size_t attr_size);
 int rue_query_port(struct ibv_context *ctx, uint8_t port,
 		   struct ibv_port_attr *attr);
+int rue_query_rt_values(struct ibv_context *ctx, struct ibv_values_ex *values);
 struct ibv_pd *rue_alloc_pd(struct ibv_context *ctx);
 int rue_dealloc_pd(struct ibv_pd *pd);
 struct ibv_ah *rue_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);

@@ -32,6 +32,7 @@ struct ExWc {
   uint32_t slid;
   uint8_t sl;
   uint8_t dlid_path_bits;
+  uint64_t ts;  // completion timestamp, device clock
 };
 
 ExWc ReadEx(ibv_cq_ex* cq) {
@@ -48,6 +49,7 @@ ExWc ReadEx(ibv_cq_ex* cq) {
   w.slid = ibv_wc_read_slid(cq);
   w.sl = ibv_wc_read_sl(cq);
   w.dlid_path_bits = ibv_wc_read_dlid_path_bits(cq);
+  w.ts = ibv_wc_read_completion_ts(cq);
   return w;
 }
 
@@ -126,7 +128,8 @@ struct ExSide {
 ibv_cq_ex* CreateCqEx(ibv_context* ctx, Cq* owner) {
   ibv_cq_init_attr_ex attr{};
   attr.cqe = 64;
-  attr.wc_flags = IBV_WC_STANDARD_FLAGS;
+  attr.wc_flags = uint64_t{IBV_WC_STANDARD_FLAGS} |
+                  IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
   ibv_cq_ex* cq = ibv_create_cq_ex(ctx, &attr);
   if (cq) owner->reset(ibv_cq_ex_to_cq(cq));
   return cq;
@@ -587,13 +590,12 @@ RUE_TOPOLOGIES(ExUd);
 
 class ExCreate : public TopologyTest {};
 
-// Completion timestamps and other fields rue cannot give are refused;
-// the standard ones are fine.
+// Wall-clock timestamps and other fields rue cannot give are refused;
+// the standard ones and device-clock timestamps are fine.
 TEST_P(ExCreate, CqWcFlags) {
   ibv_cq_init_attr_ex attr{};
   attr.cqe = 8;
-  const uint64_t bad[] = {IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
-                          IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
+  const uint64_t bad[] = {IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
                           IBV_WC_EX_WITH_CVLAN, IBV_WC_EX_WITH_FLOW_TAG};
   for (uint64_t f : bad) {
     attr.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | f;
@@ -692,6 +694,63 @@ TEST_P(ExCreate, ExAndClassicPollShareTheRing) {
   ASSERT_TRUE(PollCq(a.s.scq.get(), 6, &rest));
   for (int i = 0; i < 6; i++) EXPECT_EQ(rest[i].wr_id, 104u + i);
   EXPECT_TRUE(EmptyEx(a.scq, milliseconds(10)));
+}
+
+// ibv_query_rt_values_ex() now, as the device clock's ticks.
+uint64_t DeviceClock(ibv_context* ctx) {
+  ibv_values_ex v{};
+  v.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+  int ret = ibv_query_rt_values_ex(ctx, &v);
+  EXPECT_EQ(ret, 0) << strerror(ret);
+  EXPECT_EQ(v.comp_mask, uint32_t{IBV_VALUES_MASK_RAW_CLOCK});
+  return static_cast<uint64_t>(v.raw_clock.tv_nsec);
+}
+
+// Completion timestamps are ticks of the clock ibv_query_rt_values_ex()
+// reads, at hca_core_clock (1 GHz): each completion's stamp lies between
+// the clock read before its post and after its poll, and the stamps of
+// one CQ do not go back.  Send and receive sides both.
+TEST_P(ExCreate, CompletionTimestamps) {
+  ibv_device_attr_ex dattr{};
+  ASSERT_EQ(ibv_query_device_ex(a_.ctx(), nullptr, &dattr), 0);
+  EXPECT_EQ(dattr.hca_core_clock, 1000000u);  // kHz
+  EXPECT_NE(dattr.completion_timestamp_mask, 0u);
+
+  ExSide a, b;
+  ASSERT_NO_FATAL_FAILURE(CreateExSide(a_, IBV_QPT_RC, kRcOps, &a));
+  ASSERT_NO_FATAL_FAILURE(CreateExSide(b_, IBV_QPT_RC, kRcOps, &b));
+  ASSERT_NO_FATAL_FAILURE(Connect(a.s, b.s));
+  Region la, lb;
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(a.s.pd.get(), 4096, kAllAccess, &la));
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(b.s.pd.get(), 4096, kAllAccess, &lb));
+  for (int i = 0; i < 8; i++) {
+    ibv_sge rs = lb.sge(i * 64, 64);
+    ASSERT_EQ(PostRecv(b.s.qp.get(), i, &rs, 1), 0);
+  }
+
+  const uint64_t before = DeviceClock(a_.ctx());
+  ibv_wr_start(a.qpx);
+  a.qpx->wr_flags = IBV_SEND_SIGNALED;
+  for (int i = 0; i < 8; i++) {
+    a.qpx->wr_id = 200 + i;
+    ibv_wr_send(a.qpx);
+    ibv_wr_set_sge(a.qpx, la.lkey(), la.addr(i * 64), 64);
+  }
+  ASSERT_EQ(ibv_wr_complete(a.qpx), 0);
+  std::vector<ExWc> sent, got;
+  ASSERT_TRUE(PollEx(a.scq, 8, &sent));
+  ASSERT_TRUE(PollEx(b.rcq, 8, &got));
+  const uint64_t after = DeviceClock(a_.ctx());
+  for (const auto* wcs : {&sent, &got}) {
+    uint64_t last = 0;
+    for (const ExWc& w : *wcs) {
+      EXPECT_EQ(w.status, IBV_WC_SUCCESS) << ExWcString(w);
+      EXPECT_GE(w.ts, before) << ExWcString(w);
+      EXPECT_LE(w.ts, after) << ExWcString(w);
+      EXPECT_GE(w.ts, last) << ExWcString(w);
+      last = w.ts;
+    }
+  }
 }
 
 RUE_TOPOLOGIES(ExCreate);
