@@ -48,6 +48,47 @@ static void rue_cq_unlock(struct rue_cq *cq, unsigned long flags)
 		spin_unlock_irqrestore(&cq->lock, flags);
 }
 
+/*
+ * Whether the event due for a completion waits (moderation); cq->lock
+ * held.  Solicited and error completions never wait.
+ */
+static bool rue_cq_hold_event(struct rue_cq *cq)
+{
+	if (cq->mod_count <= 1)
+		return false;
+	if (++cq->mod_held >= cq->mod_count) {
+		cq->mod_held = 0;
+		hrtimer_try_to_cancel(&cq->mod_timer);
+		return false;
+	}
+	if (cq->mod_held == 1 && cq->mod_period)
+		hrtimer_start(&cq->mod_timer,
+			      ns_to_ktime((u64)cq->mod_period * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_SOFT);
+	return true;
+}
+
+/* The period ran out: the event of the completions held is due now. */
+static enum hrtimer_restart rue_cq_mod_expired(struct hrtimer *timer)
+{
+	struct rue_cq *cq = container_of(timer, struct rue_cq, mod_timer);
+	u32 clear = RUE_CQ_F_NOTIFY_NEXT | RUE_CQ_F_NOTIFY_SOLICITED;
+	unsigned long irqflags = 0;
+	bool notify = false;
+	u32 flags;
+
+	rue_cq_lock(cq, &irqflags);
+	flags = READ_ONCE(cq->ring.hdr->flags);
+	if (cq->mod_held && (flags & RUE_CQ_F_NOTIFY_NEXT))
+		notify = cmpxchg(&cq->ring.hdr->flags, flags,
+				 flags & ~clear) == flags;
+	cq->mod_held = 0;
+	rue_cq_unlock(cq, irqflags);
+	if (notify)
+		rue_cq_notify(cq);
+	return HRTIMER_NORESTART;
+}
+
 /**
  * rue_cq_post() - add a completion
  * @cq: the CQ
@@ -70,6 +111,7 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 	unsigned long irqflags = 0;
 	struct rue_cqe *slot;
 	u32 cons, flags;
+	bool urgent;
 
 	rue_cq_lock(cq, &irqflags);
 	cons = cq->user ? READ_ONCE(hdr->cons) : cq->cons;
@@ -105,13 +147,15 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 	/* prod before flags: see the comment at the top of the file */
 	smp_mb();
 	flags = READ_ONCE(hdr->flags);
-	if ((flags & RUE_CQ_F_NOTIFY_NEXT) ||
-	    ((flags & RUE_CQ_F_NOTIFY_SOLICITED) &&
-	     (solicited || cqe->status != IB_WC_SUCCESS))) {
+	urgent = solicited || cqe->status != IB_WC_SUCCESS;
+	if (((flags & RUE_CQ_F_NOTIFY_NEXT) ||
+	     ((flags & RUE_CQ_F_NOTIFY_SOLICITED) && urgent)) &&
+	    (urgent || !rue_cq_hold_event(cq))) {
 		u32 clear = RUE_CQ_F_NOTIFY_NEXT | RUE_CQ_F_NOTIFY_SOLICITED;
 
 		if (cmpxchg(&hdr->flags, flags, flags & ~clear) == flags)
 			*notify = true;
+		cq->mod_held = 0;
 	}
 	rue_cq_unlock(cq, irqflags);
 	return 0;
@@ -212,6 +256,8 @@ static int rue_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->user = !!udata;
 	cq->timestamps = udata &&
 		(attr->flags & IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION);
+	hrtimer_init(&cq->mod_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	cq->mod_timer.function = rue_cq_mod_expired;
 	err = rue_ring_alloc(&cq->ring, rue_cq_slots(attr->cqe),
 			     sizeof(struct rue_cqe));
 	if (err)
@@ -232,7 +278,26 @@ static int rue_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct rue_cq *cq = to_rue_cq(ibcq);
 
+	/* no QP posts here any more; the timer is the last user */
+	hrtimer_cancel(&cq->mod_timer);
 	rue_ring_free(&cq->ring);
+	return 0;
+}
+
+/*
+ * Event moderation: the event of an armed CQ waits for @count
+ * completions, or @period microseconds after the first; a solicited or
+ * error completion does not wait.  @count 0 or 1 turns it off.
+ */
+static int rue_modify_cq(struct ib_cq *ibcq, u16 count, u16 period)
+{
+	struct rue_cq *cq = to_rue_cq(ibcq);
+	unsigned long irqflags = 0;
+
+	rue_cq_lock(cq, &irqflags);
+	cq->mod_count = count;
+	cq->mod_period = period;
+	rue_cq_unlock(cq, irqflags);
 	return 0;
 }
 
@@ -371,6 +436,7 @@ static int rue_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 static const struct ib_device_ops rue_cq_ops = {
 	.create_cq = rue_create_cq,
 	.destroy_cq = rue_destroy_cq,
+	.modify_cq = rue_modify_cq,
 	.poll_cq = rue_poll_cq,
 	.req_notify_cq = rue_req_notify_cq,
 	.resize_cq = rue_resize_cq,

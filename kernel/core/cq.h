@@ -5,6 +5,7 @@
 #ifndef _RUE_CQ_H
 #define _RUE_CQ_H
 
+#include <linux/hrtimer.h>
 #include <rdma/ib_verbs.h>
 
 #include "queue.h"
@@ -18,6 +19,15 @@ struct rue_cq {
 	bool user;
 	bool timestamps;	/* user CQs that asked: rue_cqe.timestamp */
 	bool overflowed;
+	/*
+	 * Event moderation (modify_cq), under lock: with mod_count > 1 an
+	 * armed CQ's event waits for mod_count completions, or mod_period
+	 * microseconds after the first of them (mod_timer).
+	 */
+	u16 mod_count;
+	u16 mod_period;
+	u16 mod_held;			/* completions whose event waits */
+	struct hrtimer mod_timer;
 };
 
 static inline struct rue_cq *to_rue_cq(struct ib_cq *ibcq)

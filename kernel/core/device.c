@@ -213,6 +213,9 @@ static int rue_query_device(struct ib_device *ibdev,
 	/* completion timestamps: nanoseconds (struct rue_cqe.timestamp) */
 	attr->hca_core_clock = 1000000;	/* kHz */
 	attr->timestamp_mask = U64_MAX;
+	/* modify_cq: u16 counts and microseconds (rue_modify_cq()) */
+	attr->cq_caps.max_cq_moderation_count = U16_MAX;
+	attr->cq_caps.max_cq_moderation_period = U16_MAX;
 	return 0;
 }
 

@@ -248,6 +248,14 @@ int rue_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 	return 0;
 }
 
+/* Event moderation: the kernel holds an armed CQ's event (rue_modify_cq()). */
+int rue_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
+{
+	struct ibv_modify_cq cmd = {};
+
+	return ibv_cmd_modify_cq(cq, attr, &cmd, sizeof(cmd));
+}
+
 int rue_resize_cq(struct ibv_cq *ibcq, int cqe)
 {
 	struct rue_cq *cq = to_rcq(ibcq);

@@ -46,6 +46,7 @@ static const struct verbs_context_ops rue_ctx_ops = {
 	.destroy_qp = rue_destroy_qp,
 	.destroy_srq = rue_destroy_srq,
 	.free_context = rue_free_context,
+	.modify_cq = rue_modify_cq,
 	.modify_qp = rue_modify_qp,
 	.modify_srq = rue_modify_srq,
 	.poll_cq = rue_poll_cq,

@@ -203,6 +203,7 @@ int rue_destroy_cq(struct ibv_cq *cq);
 int rue_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int rue_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int rue_resize_cq(struct ibv_cq *cq, int cqe);
+int rue_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
 struct ibv_cq_ex *rue_create_cq_ex(struct ibv_context *ctx,
 				   struct ibv_cq_init_attr_ex *attr);
 

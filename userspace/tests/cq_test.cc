@@ -97,6 +97,60 @@ TEST_P(CqEvents, SolicitedWriteWithImm) {
   ASSERT_NO_FATAL_FAILURE(ExpectRecv(2));
 }
 
+// Sets the moderation of b's receive CQ.
+void Moderate(ibv_cq* cq, uint16_t count, uint16_t period_us) {
+  ibv_modify_cq_attr m{};
+  m.attr_mask = IBV_CQ_ATTR_MODERATE;
+  m.moderate.cq_count = count;
+  m.moderate.cq_period = period_us;
+  ASSERT_EQ(ibv_modify_cq(cq, &m), 0);
+}
+
+// ibv_modify_cq(): the event of an armed CQ waits for cq_count
+// completions (no deadline with cq_period 0); a solicited completion
+// does not wait; cq_count 1 turns moderation off.
+TEST_P(CqEvents, ModerationWaitsForCount) {
+  ibv_device_attr_ex dattr{};
+  ASSERT_EQ(ibv_query_device_ex(b_.ctx(), nullptr, &dattr), 0);
+  EXPECT_EQ(dattr.cq_mod_caps.max_cq_count, 65535);
+  EXPECT_EQ(dattr.cq_mod_caps.max_cq_period, 65535);
+  ibv_cq* cq = p_.b.rcq.get();
+  ASSERT_NO_FATAL_FAILURE(Moderate(cq, 4, 0));
+  ASSERT_EQ(ibv_req_notify_cq(cq, 0), 0);
+  for (uint64_t i = 1; i <= 3; i++) ASSERT_NO_FATAL_FAILURE(Send(i, 0));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(200)), nullptr)
+      << "event before the fourth completion";
+  ASSERT_NO_FATAL_FAILURE(Send(4, 0));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), cq);
+  for (uint64_t i = 1; i <= 4; i++) ASSERT_NO_FATAL_FAILURE(ExpectRecv(i));
+
+  ASSERT_EQ(ibv_req_notify_cq(cq, 0), 0);
+  ASSERT_NO_FATAL_FAILURE(Send(5, IBV_SEND_SOLICITED));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), cq)
+      << "a solicited completion waited";
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(5));
+
+  ASSERT_NO_FATAL_FAILURE(Moderate(cq, 1, 0));
+  ASSERT_EQ(ibv_req_notify_cq(cq, 0), 0);
+  ASSERT_NO_FATAL_FAILURE(Send(6, 0));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), cq);
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(6));
+}
+
+// ... or cq_period microseconds after the first completion it holds.
+TEST_P(CqEvents, ModerationPeriodEndsTheWait) {
+  ibv_cq* cq = p_.b.rcq.get();
+  ASSERT_NO_FATAL_FAILURE(Moderate(cq, 100, 50000));
+  ASSERT_EQ(ibv_req_notify_cq(cq, 0), 0);
+  auto start = Clock::now();
+  ASSERT_NO_FATAL_FAILURE(Send(1, 0));
+  EXPECT_EQ(WaitCqEvent(channel_.get(), milliseconds(5000)), cq)
+      << "no event when the period ran out";
+  EXPECT_GE(Clock::now() - start, milliseconds(50))
+      << "the event did not wait for the period";
+  ASSERT_NO_FATAL_FAILURE(ExpectRecv(1));
+}
+
 RUE_TOPOLOGIES(CqEvents);
 
 class CompletionQueue : public TopologyTest {};
