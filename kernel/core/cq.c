@@ -102,7 +102,9 @@ static enum hrtimer_restart rue_cq_mod_expired(struct hrtimer *timer)
  * requests or poll.
  *
  * Return: 0, or -ENOSPC when the CQ overflowed; the caller then moves the
- * QP to the error state (IBTA 10.8.3.2).
+ * QP to the error state (IBTA 10.8.3.2).  -ENOBUFS: the CQ was full and
+ * ignores overruns (IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN), the completion
+ * is lost, nothing else happens.
  */
 int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 		bool *notify)
@@ -118,6 +120,12 @@ int rue_cq_post(struct rue_cq *cq, const struct rue_cqe *cqe, bool solicited,
 	/* A user consumer index we cannot believe counts as full. */
 	if (cq->overflowed || cq->prod - cons >= cq->ring.nslots) {
 		bool first = !cq->overflowed;
+
+		/* its consumer vouched for its pace: the CQE is dropped */
+		if (cq->ignore_overrun) {
+			rue_cq_unlock(cq, irqflags);
+			return -ENOBUFS;
+		}
 
 		cq->overflowed = true;
 		WRITE_ONCE(hdr->flags, READ_ONCE(hdr->flags) | RUE_CQ_F_OVERFLOW);
@@ -242,7 +250,8 @@ static int rue_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	int err;
 
 	/* libibverbs asks for timestamps when the CQ reads them */
-	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
+	if (attr->flags & ~(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION |
+			    IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN))
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > RUE_MAX_CQE)
 		return -EINVAL;
@@ -256,6 +265,7 @@ static int rue_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->user = !!udata;
 	cq->timestamps = udata &&
 		(attr->flags & IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION);
+	cq->ignore_overrun = attr->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
 	hrtimer_init(&cq->mod_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	cq->mod_timer.function = rue_cq_mod_expired;
 	err = rue_ring_alloc(&cq->ring, rue_cq_slots(attr->cqe),

@@ -18,6 +18,7 @@ struct rue_cq {
 	u32 cons;		/* kernel CQs: next slot to poll */
 	bool user;
 	bool timestamps;	/* user CQs that asked: rue_cqe.timestamp */
+	bool ignore_overrun;	/* full: drop the CQE, no error */
 	bool overflowed;
 	/*
 	 * Event moderation (modify_cq), under lock: with mod_count > 1 an

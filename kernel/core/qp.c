@@ -86,12 +86,15 @@ void rue_qp_complete(struct rue_qp *qp, struct rue_cq *cq,
 		     struct rue_cqe *cqe, bool solicited)
 {
 	bool notify = false;
+	int err;
 
 	if (!cq->user)
 		rue_cqe_set_kqp(cqe, &qp->ibqp);
-	if (rue_cq_post(cq, cqe, solicited, &notify)) {
+	err = rue_cq_post(cq, cqe, solicited, &notify);
+	if (err) {
 		rue_stat_inc(qp->rdev, RUE_STAT_CQ_OVERFLOWS);
-		set_bit(RUE_PEND_ERROR, &qp->pend_bits);
+		if (err == -ENOSPC)
+			set_bit(RUE_PEND_ERROR, &qp->pend_bits);
 	}
 	if (notify)
 		set_bit(cq == qp->scq ? RUE_PEND_NOTIFY_SCQ :

@@ -118,10 +118,12 @@ static int rue_cq_check_ex(struct ibv_context *ctx,
 	/*
 	 * Single-threaded is a promise the CQ may ignore (it keeps its
 	 * lock, which then costs one uncontended atomic per poll);
-	 * ignoring overruns would need the kernel's help.
+	 * libibverbs passes ignore-overrun to the kernel, which then drops
+	 * (and counts) what a full CQ cannot take instead of failing the QP.
 	 */
 	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
-	    (attr->flags & ~(uint32_t)IBV_CREATE_CQ_ATTR_SINGLE_THREADED))
+	    (attr->flags & ~(uint32_t)(IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
+				       IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN)))
 		return EOPNOTSUPP;
 	return 0;
 }

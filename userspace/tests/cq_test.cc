@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Completion queues: completion events (next and solicited-only),
-// resizing with completions pending, overflow reported as an
-// asynchronous event.
+// Completion queues: completion events (next and solicited-only) and
+// their moderation, resizing with completions pending, overflow reported
+// as an asynchronous event or, when asked, ignored.
 #include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/fixture.h"
@@ -236,6 +239,63 @@ TEST_P(CompletionQueue, OverflowReported) {
   EXPECT_TRUE(events.Wait(mark, IBV_EVENT_CQ_ERR, cq, milliseconds(5000)))
       << "no IBV_EVENT_CQ_ERR for a CQ of " << cq->cqe << " entries after " << n
       << " completions";
+}
+
+// port 1's hw_counters/@name of @dev.
+int64_t PortCounter(const Device& dev, const std::string& name) {
+  std::ifstream f("/sys/class/infiniband/" + dev.name +
+                  "/ports/1/hw_counters/" + name);
+  int64_t v = -1;
+  f >> v;
+  return v;
+}
+
+// A CQ created to ignore overruns drops (and counts) what it has no room
+// for instead: no IBV_EVENT_CQ_ERR, the QP stays in RTS, and once polled
+// the CQ takes completions again.
+TEST_P(CompletionQueue, OverrunIgnored) {
+  ibv_cq_init_attr_ex attr{};
+  attr.cqe = 8;
+  attr.wc_flags = IBV_WC_STANDARD_FLAGS;
+  attr.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
+  attr.flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
+  ibv_cq_ex* cqx = ibv_create_cq_ex(a_.ctx(), &attr);
+  ASSERT_NE(cqx, nullptr) << strerror(errno);
+  Cq owner(ibv_cq_ex_to_cq(cqx));
+  ibv_cq* cq = owner.get();
+  QpOptions oa, ob;
+  oa.max_send_wr = 64;
+  oa.send_cq = cq;
+  RcPair p;
+  ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, oa, ob, &p));
+  const int n = cq->cqe + 4;
+  Region l, r;
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.a.pd.get(), 4096, kAllAccess, &l));
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.b.pd.get(), 4096, kAllAccess, &r));
+  auto write = [&](int i) {
+    ibv_sge s = l.sge(i * 8, 8);
+    ibv_send_wr wr =
+        RdmaWr(i, IBV_WR_RDMA_WRITE, &s, 1, r.addr(i * 8), r.rkey());
+    return PostSend(p.a.qp.get(), &wr);
+  };
+  AsyncEvents& events = *a_.dev->events;
+  size_t mark = events.Mark();
+  const int64_t dropped = PortCounter(*a_.dev, "cq_overflows");
+  for (int i = 0; i < n; i++) ASSERT_EQ(write(i), 0);
+  auto deadline = Clock::now() + milliseconds(5000);
+  while (PortCounter(*a_.dev, "cq_overflows") < dropped + 4 &&
+         Clock::now() < deadline)
+    std::this_thread::sleep_for(milliseconds(10));
+  EXPECT_EQ(PortCounter(*a_.dev, "cq_overflows"), dropped + 4);
+  EXPECT_FALSE(events.Wait(mark, IBV_EVENT_CQ_ERR, cq, milliseconds(200)));
+  EXPECT_EQ(QpState(p.a.qp.get()), IBV_QPS_RTS);
+  std::vector<ibv_wc> wcs;
+  ASSERT_TRUE(PollCq(cq, cq->cqe, &wcs));
+  for (int i = 0; i < cq->cqe; i++) EXPECT_EQ(wcs[i].wr_id, uint64_t(i));
+  ASSERT_EQ(write(n), 0);
+  ASSERT_TRUE(PollOne(cq, &wcs[0]));
+  EXPECT_EQ(wcs[0].wr_id, uint64_t(n));
+  EXPECT_EQ(wcs[0].status, IBV_WC_SUCCESS) << WcString(wcs[0]);
 }
 
 RUE_TOPOLOGIES(CompletionQueue);
