@@ -382,31 +382,16 @@ static int rue_mr_collect_pages(struct rue_mr *mr)
 
 static int rue_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 
-static struct ib_mr *rue_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
-				     u64 iova, int access,
-				     struct ib_udata *udata)
+/*
+ * A user MR over @length bytes at @start, published: what reg_user_mr
+ * and rereg_user_mr build.  @job: UET job only MR, or U32_MAX.
+ */
+static struct rue_mr *rue_mr_new_user(struct ib_pd *pd, u64 start, u64 length,
+				      u64 iova, int access, u32 job)
 {
-	struct rue_dev *rdev = to_rue_dev(pd->device);
-	struct rue_reg_mr_resp resp = {};
-	struct rue_reg_mr_cmd cmd = {};
 	struct rue_mr *mr;
 	int err;
 
-	if (udata && udata->inlen) {
-		if (udata->inlen > sizeof(cmd) &&
-		    !ib_is_udata_cleared(udata, sizeof(cmd),
-					 udata->inlen - sizeof(cmd)))
-			return ERR_PTR(-EOPNOTSUPP);
-		err = ib_copy_from_udata(&cmd, udata,
-					 min(sizeof(cmd), udata->inlen));
-		if (err)
-			return ERR_PTR(err);
-		if (cmd.comp_mask & ~(u64)RUE_REG_MR_CMD_JOB)
-			return ERR_PTR(-EOPNOTSUPP);
-		if ((cmd.comp_mask & RUE_REG_MR_CMD_JOB) &&
-		    cmd.job_id > 0xffffff)
-			return ERR_PTR(-EINVAL);
-	}
 	if (access & ~(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
 		       IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC |
 		       IB_ACCESS_RELAXED_ORDERING))
@@ -433,31 +418,107 @@ static struct ib_mr *rue_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr->page_shift = PAGE_SHIFT;
 	mr->ibmr.iova = iova;
 	mr->ibmr.length = length;
-	if (cmd.comp_mask & RUE_REG_MR_CMD_JOB) {
+	if (job != U32_MAX) {
 		mr->job_only = true;
-		mr->job = cmd.job_id;
+		mr->job = job;
 	}
 
 	/* publishes a valid MR: the key's upper half is set before */
-	err = rue_mr_publish(rdev, mr, pd, RUE_MR_VALID);
+	err = rue_mr_publish(to_rue_dev(pd->device), mr, pd, RUE_MR_VALID);
 	if (err)
 		goto err_free;
-	if (udata && udata->outlen) {
-		resp.comp_mask = RUE_REG_MR_RESP_KEY64;
-		resp.key64 = (u64)mr->key_hi << 32 | mr->ibmr.rkey;
-		err = ib_copy_to_udata(udata, &resp,
-				       min(sizeof(resp), udata->outlen));
-		if (err) {
-			/* published: take it down as dereg would */
-			rue_dereg_mr(&mr->ibmr, NULL);
-			return ERR_PTR(err);
-		}
-	}
-	return &mr->ibmr;
+	return mr;
 
 err_free:
 	rue_mr_release(&mr->release_work);
 	return ERR_PTR(err);
+}
+
+/* The 64-bit key to the creator; on failure the MR is taken down. */
+static struct ib_mr *rue_mr_user_resp(struct rue_mr *mr, struct ib_udata *udata)
+{
+	struct rue_reg_mr_resp resp = {
+		.comp_mask = RUE_REG_MR_RESP_KEY64,
+		.key64 = (u64)mr->key_hi << 32 | mr->ibmr.rkey,
+	};
+	int err;
+
+	if (!udata || !udata->outlen)
+		return &mr->ibmr;
+	err = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+	if (err) {
+		/* published: take it down as dereg would */
+		rue_dereg_mr(&mr->ibmr, NULL);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
+static struct ib_mr *rue_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				     u64 iova, int access,
+				     struct ib_udata *udata)
+{
+	struct rue_reg_mr_cmd cmd = {};
+	struct rue_mr *mr;
+	int err;
+
+	if (udata && udata->inlen) {
+		if (udata->inlen > sizeof(cmd) &&
+		    !ib_is_udata_cleared(udata, sizeof(cmd),
+					 udata->inlen - sizeof(cmd)))
+			return ERR_PTR(-EOPNOTSUPP);
+		err = ib_copy_from_udata(&cmd, udata,
+					 min(sizeof(cmd), udata->inlen));
+		if (err)
+			return ERR_PTR(err);
+		if (cmd.comp_mask & ~(u64)RUE_REG_MR_CMD_JOB)
+			return ERR_PTR(-EOPNOTSUPP);
+		if ((cmd.comp_mask & RUE_REG_MR_CMD_JOB) &&
+		    cmd.job_id > 0xffffff)
+			return ERR_PTR(-EINVAL);
+	}
+	mr = rue_mr_new_user(pd, start, length, iova, access,
+			     (cmd.comp_mask & RUE_REG_MR_CMD_JOB) ?
+			     cmd.job_id : U32_MAX);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	return rue_mr_user_resp(mr, udata);
+}
+
+/*
+ * Reregistration (the IBTA's Reregister Memory Region) builds a new
+ * MR from the old one's translation, access and PD, each replaced where
+ * @flags says, with new keys; the core then deregisters the old MR in
+ * its place, so what is in flight on it ends as after any
+ * deregistration.  A UET job MR stays one.
+ */
+static struct ib_mr *rue_rereg_user_mr(struct ib_mr *ibmr, int flags,
+				       u64 start, u64 length, u64 iova,
+				       int access, struct ib_pd *pd,
+				       struct ib_udata *udata)
+{
+	struct rue_mr *old = to_rue_mr(ibmr);
+	struct rue_mr *mr;
+
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return ERR_PTR(-EOPNOTSUPP);
+	if (old->type != RUE_MR_USER || !old->umem)
+		return ERR_PTR(-EINVAL);
+	if (!(flags & IB_MR_REREG_TRANS)) {
+		start = old->umem->address;
+		length = old->length;
+		iova = old->iova;
+	}
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = old->access;
+	if (!(flags & IB_MR_REREG_PD))
+		pd = ibmr->pd;
+	mr = rue_mr_new_user(pd, start, length, iova, access,
+			     old->job_only ? old->job : U32_MAX);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	return rue_mr_user_resp(mr, udata);
 }
 
 static struct ib_mr *rue_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
@@ -665,6 +726,7 @@ static const struct ib_device_ops rue_mr_ops = {
 	.get_dma_mr = rue_get_dma_mr,
 	.map_mr_sg = rue_map_mr_sg,
 	.reg_user_mr = rue_reg_user_mr,
+	.rereg_user_mr = rue_rereg_user_mr,
 };
 
 void rue_mr_set_ops(struct ib_device *ibdev)

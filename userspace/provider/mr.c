@@ -73,6 +73,35 @@ struct ibv_mr *rue_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	return rue_reg_mr_drv(pd, addr, length, hca_va, access, &drv);
 }
 
+struct rue_rereg_mr_resp_full {
+	struct ib_uverbs_rereg_mr_resp ibv_resp;
+	uint8_t drv[sizeof(struct rue_reg_mr_resp)];
+};
+
+/*
+ * The kernel builds a new MR in the old one's place (new keys, which
+ * ibv_cmd_rereg_mr() stores), and with it a new 64-bit UET key.
+ */
+int rue_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		 void *addr, size_t length, int access)
+{
+	struct rue_mr *mr = container_of(vmr, struct rue_mr, vmr);
+	struct rue_rereg_mr_resp_full resp = {};
+	struct rue_reg_mr_resp dresp;
+	struct ibv_rereg_mr cmd = {};
+	int ret;
+
+	ret = ibv_cmd_rereg_mr(vmr, flags, addr, length, (uintptr_t)addr,
+			       access, pd, &cmd, sizeof(cmd), &resp.ibv_resp,
+			       sizeof(resp));
+	if (ret)
+		return ret;
+	memcpy(&dresp, resp.drv, sizeof(dresp));
+	mr->has_key64 = dresp.comp_mask & RUE_REG_MR_RESP_KEY64;
+	mr->key64 = mr->has_key64 ? dresp.key64 : 0;
+	return 0;
+}
+
 int rue_dereg_mr(struct verbs_mr *vmr)
 {
 	int ret;

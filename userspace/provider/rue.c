@@ -60,6 +60,7 @@ static const struct verbs_context_ops rue_ctx_ops = {
 	.query_srq = rue_query_srq,
 	.reg_mr = rue_reg_mr,
 	.req_notify_cq = rue_req_notify_cq,
+	.rereg_mr = rue_rereg_mr,
 	.resize_cq = rue_resize_cq,
 };
 

@@ -194,6 +194,8 @@ int rue_destroy_ah(struct ibv_ah *ah);
 /* mr.c */
 struct ibv_mr *rue_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			  uint64_t hca_va, int access);
+int rue_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		 void *addr, size_t length, int access);
 int rue_dereg_mr(struct verbs_mr *vmr);
 
 /* cq.c */
