@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two hosts: rue between two guests joined by a point-to-point Ethernet
+# link (scripts/vm-pair; each guest's eth0, virtio-net), a user's setup
+# with two machines - no namespaces, no veth, no kernel shared by the two
+# ends.  Host a serves, host b connects; both walk the same list of cases
+# in step and each reports its own side.  First rue on both hosts, then
+# rue on a against rdma_rxe on b.
+#
+#   host a: eth0 10.20.0.1 (rue ra) <--- link ---> eth0 10.20.0.2 (rue rb; then rxe rxb) : host b
+#
+#   scripts/vm-pair -k 6.12 -- selftests/two_hosts.sh
+source "$(dirname "$0")/lib.sh"
+
+require_guest
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose
+
+HOST=${RUE_HOST:-}
+A=10.20.0.1
+B=10.20.0.2
+LIMIT=${RUE_TWO_HOSTS_TIMEOUT:-150}
+DEV=            # this host's RDMA device
+GID=            # and the GID index of its address
+
+case "$HOST" in
+a) ME=$A ;;
+b) ME=$B ;;
+*) echo "TAP version 13"; echo "1..0 # SKIP RUE_HOST is not a or b (scripts/vm-pair)"
+   exit $ksft_skip ;;
+esac
+_tap_name="two_hosts ($HOST)"
+
+t_setup() {
+	modprobe virtio_net && busywait 10000 test -e /sys/class/net/eth0 ||
+		{ echo "no eth0: not a vm-pair guest"; return $ksft_skip; }
+	ip link set eth0 up && ip addr add "$ME/24" dev eth0 || return 1
+	busywait 60000 ping -c 1 -W 1 "$([ "$HOST" = a ] && echo $B || echo $A)" >/dev/null ||
+		{ echo "the other host does not answer on the link"; return 1; }
+	rue_install_module && modprobe rue && modprobe rdma_ucm || return 1
+	use_link rue "r$HOST"
+}
+
+# use_link TYPE NAME: this host's RDMA device is NAME (rue or rxe) on eth0
+use_link() {
+	[ -z "$DEV" ] || rdma link delete "$DEV" || return 1
+	[ "$1" = rxe ] && { modprobe rdma_rxe || return 1; }
+	rdma link add "$2" type "$1" netdev eth0 || return 1
+	DEV=$2
+	busywait 10000 gid_index_of "$DEV" "$ME" >/dev/null || return 1
+	GID=$(gid_index_of "$DEV" "$ME")
+}
+
+# Output that says the server was not there yet: the client tries again.
+not_yet='Couldn.t connect|Connection refused|REJECTED|UNREACHABLE|ADDR_ERROR|connect error'
+
+# pair SERVER... -- CLIENT...: host a runs SERVER, host b CLIENT; both
+# must succeed.  The client tries again, for up to 60 s, while the server
+# is not listening yet.
+pair() {
+	local srv=() cli=() in_cli=0 x log=$RUE_OUT/two_hosts.$$ rc start
+	for x in "$@"; do
+		if [ "$x" = -- ]; then in_cli=1; continue; fi
+		if [ $in_cli = 1 ]; then cli+=("$x"); else srv+=("$x"); fi
+	done
+	if [ "$HOST" = a ]; then
+		timeout "$LIMIT" "${srv[@]}" >"$log" 2>&1
+		rc=$?
+	else
+		start=$(date +%s)
+		while true; do
+			timeout "$LIMIT" "${cli[@]}" >"$log" 2>&1
+			rc=$?
+			[ $rc = 0 ] && break
+			grep -qE "$not_yet" "$log" && [ $(($(date +%s) - start)) -lt 60 ] ||
+				break
+			sleep 0.5
+		done
+	fi
+	if [ $rc != 0 ]; then
+		echo "exit $rc:"; pair_tail "$log"
+		link_report
+		return 1
+	fi
+	tail -n 3 "$log"
+}
+
+# perftest TEST ARGS... and pingpong PROG ARGS...: the same on both
+# sides, with this host's device and GID; the client names host a.
+perftest() {
+	local t=$1
+	shift
+	pair "$t" -d "$DEV" -x "$GID" -F "$@" -- "$t" -d "$DEV" -x "$GID" -F "$@" $A
+}
+
+pingpong() {
+	local p=$1
+	shift
+	pair "$p" -d "$DEV" -g "$GID" "$@" -- "$p" -d "$DEV" -g "$GID" "$@" $A
+}
+
+t_rping() {
+	pair rping -s -a $A -C 50 -V -S 1000 -- rping -c -a $A -C 50 -V -S 1000
+}
+
+t_ucmatose() {
+	pair ucmatose -b $A -c 4 -C 20 -S 8192 -- ucmatose -s $A -c 4 -C 20 -S 8192
+}
+
+t_to_rxe() {
+	[ "$HOST" = a ] && return 0
+	use_link rxe rxb
+}
+
+# Nothing malformed or refused on a rue device, whichever side it served,
+# and no QP failed.  vm-pair's link loses frames when a guest does not
+# read them in time (as behind a switch without PFC); RC recovers by going
+# back, which link_report shows after each phase (rx_drop_out_of_sequence
+# counts what arrived after a gap, retransmits what went again).
+t_counters() {
+	local bad=0 c
+	case "$DEV" in r[ab]) ;; *) return 0 ;; esac
+	for c in rx_drop_bad_header rx_drop_icrc rx_drop_opcode rx_drop_qkey \
+		 retry_exceeded rnr_retry_exceeded cq_overflows; do
+		[ "$(rue_stat "$DEV" $c)" = 0 ] ||
+			{ echo "$DEV $c = $(rue_stat "$DEV" $c)"; bad=1; }
+	done
+	return $bad
+}
+
+# What the link did: this host's packets and, on rue, its recovery.
+link_report() {
+	local c line="# link ($HOST): eth0 rx $(cat /sys/class/net/eth0/statistics/rx_packets)"
+	line+=" tx $(cat /sys/class/net/eth0/statistics/tx_packets) packets"
+	case "$DEV" in
+	r[ab])
+		for c in tx_packets rx_packets rx_drop_out_of_sequence \
+			 out_of_sequence_nak_sent retransmits local_ack_timeout_err \
+			 rx_drop_unknown_qp rx_drop_qp_state tx_drops; do
+			line+="; $c $(rue_stat "$DEV" $c)"
+		done ;;
+	esac
+	echo "$line"
+}
+
+tap_init
+run_test "setup: eth0 up, the other host answers, rue on eth0" t_setup
+run_test "ibv_rc_pingpong, data checked" pingpong ibv_rc_pingpong -n 200 -s 4000 -c
+run_test "ibv_ud_pingpong, data checked" pingpong ibv_ud_pingpong -n 200 -s 1000 -c
+run_test "ibv_uc_pingpong, data checked" pingpong ibv_uc_pingpong -n 200 -s 4000 -c
+run_test "ibv_srq_pingpong, data checked" pingpong ibv_srq_pingpong -q 4 -n 100 -s 4000 -c
+run_test "ib_write_bw -a" perftest ib_write_bw -a -n 8
+run_test "ib_read_bw -s 65536" perftest ib_read_bw -s 65536 -n 200
+run_test "ib_send_bw -q 4" perftest ib_send_bw -q 4 -s 65536 -n 100
+run_test "ib_send_bw -c UD" perftest ib_send_bw -c UD -n 500
+run_test "ib_atomic_bw" perftest ib_atomic_bw -n 500
+run_test "ib_write_lat" perftest ib_write_lat -s 64 -n 500
+run_test "ib_send_bw over rdma_cm" perftest ib_send_bw -R -s 4096 -n 200
+run_test "rping, data checked" t_rping
+run_test "ucmatose, 4 connections" t_ucmatose
+run_test "nothing malformed, refused or failed on rue" t_counters
+link_report
+run_test "host b switches to rdma_rxe" t_to_rxe
+run_test "ibv_rc_pingpong, rue to rxe, data checked" pingpong ibv_rc_pingpong -n 200 -s 4000 -c
+run_test "ib_write_bw -a, rue to rxe" perftest ib_write_bw -a -n 8
+run_test "ib_read_bw, rue to rxe" perftest ib_read_bw -s 65536 -n 200
+run_test "rping, rue to rxe, data checked" t_rping
+run_test "nothing malformed, refused or failed on rue (against rxe)" t_counters
+link_report
+tap_done
