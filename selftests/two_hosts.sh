@@ -80,6 +80,7 @@ pair() {
 	if [ $rc != 0 ]; then
 		echo "exit $rc:"; pair_tail "$log"
 		link_report
+		diag
 		return 1
 	fi
 	tail -n 3 "$log"
@@ -126,6 +127,17 @@ t_counters() {
 			{ echo "$DEV $c = $(rue_stat "$DEV" $c)"; bad=1; }
 	done
 	return $bad
+}
+
+# After a failure: the UDP sockets and their misses, the neighbours and
+# the connection manager's state.
+diag() {
+	nstat -az UdpNoPorts UdpInErrors UdpRcvbufErrors IcmpInDestUnreachs \
+		IcmpOutDestUnreachs 2>&1 | grep -v '^#' | tr -s ' ' | tr '\n' ';'
+	echo
+	ss -uanp 2>/dev/null | grep -E ':479[13]' | head -n 4
+	ip neigh show dev eth0
+	rdma resource show cm_id 2>&1 | head -n 6
 }
 
 # What the link did: this host's packets and, on rue, its recovery.
