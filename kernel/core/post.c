@@ -225,16 +225,57 @@ int rue_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return err;
 }
 
+/**
+ * rue_post_rqes() - write kernel receive WRs into an RQ or SRQ ring
+ * @ring: the ring; the caller holds its producer lock
+ * @max_sge: SGEs a WQE may have
+ * @wr: the WRs
+ * @bad_wr: set to the first WR not posted
+ *
+ * Return: 0; -EINVAL (too many SGEs) or -ENOMEM (the ring is full) at
+ * *@bad_wr, the WRs before it posted.
+ */
+int rue_post_rqes(struct rue_ring *ring, u32 max_sge,
+		  const struct ib_recv_wr *wr, const struct ib_recv_wr **bad_wr)
+{
+	u32 prod = ring->hdr->prod;
+	struct rue_rqe *rqe;
+	struct rue_sge *sge;
+	int err = 0, i;
+
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge > max_sge) {
+			err = -EINVAL;
+			break;
+		}
+		if (prod - READ_ONCE(ring->hdr->cons) >= ring->nslots) {
+			err = -ENOMEM;
+			break;
+		}
+		rqe = rue_ring_slot(ring, prod);
+		rqe->wr_id = wr->wr_id;
+		rqe->num_sge = wr->num_sge;
+		sge = (struct rue_sge *)(rqe + 1);
+		for (i = 0; i < wr->num_sge; i++) {
+			sge[i].addr = wr->sg_list[i].addr;
+			sge[i].length = wr->sg_list[i].length;
+			sge[i].lkey = wr->sg_list[i].lkey;
+		}
+		prod++;
+	}
+	if (err)
+		*bad_wr = wr;
+	/* WQEs before the index that publishes them (rue_rq_take()) */
+	smp_store_release(&ring->hdr->prod, prod);
+	return err;
+}
+
 int rue_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr)
 {
 	struct rue_qp *qp = to_rue_qp(ibqp);
-	struct rue_ring *ring = &qp->resp.ring;
 	unsigned long flags;
-	struct rue_rqe *rqe;
-	struct rue_sge *sge;
-	int err = 0, i;
-	u32 prod;
+	int err;
 
 	if (qp->user) {
 		if (wr) {
@@ -252,33 +293,14 @@ int rue_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	}
 
 	spin_lock_irqsave(&qp->post_lock, flags);
-	prod = ring->hdr->prod;
 	/* receives from INIT on */
 	if (READ_ONCE(qp->state) == IB_QPS_RESET) {
 		err = -EINVAL;
 		*bad_wr = wr;
-		wr = NULL;
+	} else {
+		err = rue_post_rqes(&qp->resp.ring, qp->max_recv_sge, wr,
+				    bad_wr);
 	}
-	for (; wr; wr = wr->next) {
-		if (prod - READ_ONCE(ring->hdr->cons) >= ring->nslots ||
-		    wr->num_sge > qp->max_recv_sge) {
-			err = wr->num_sge > qp->max_recv_sge ? -EINVAL : -ENOMEM;
-			*bad_wr = wr;
-			break;
-		}
-		rqe = rue_ring_slot(ring, prod);
-		rqe->wr_id = wr->wr_id;
-		rqe->num_sge = wr->num_sge;
-		sge = (struct rue_sge *)(rqe + 1);
-		for (i = 0; i < wr->num_sge; i++) {
-			sge[i].addr = wr->sg_list[i].addr;
-			sge[i].length = wr->sg_list[i].length;
-			sge[i].lkey = wr->sg_list[i].lkey;
-		}
-		prod++;
-	}
-	/* WQEs before the index that publishes them (rue_sq_prod/rue_rq_prod) */
-	smp_store_release(&ring->hdr->prod, prod);
 	spin_unlock_irqrestore(&qp->post_lock, flags);
 
 	if (READ_ONCE(qp->state) == IB_QPS_ERR && !in_hardirq() &&

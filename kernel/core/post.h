@@ -8,9 +8,13 @@
 
 #include <rdma/ib_verbs.h>
 
+struct rue_ring;
+
 int rue_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 int rue_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
+int rue_post_rqes(struct rue_ring *ring, u32 max_sge,
+		  const struct ib_recv_wr *wr, const struct ib_recv_wr **bad_wr);
 
 #endif /* _RUE_POST_H */

@@ -18,6 +18,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "caps.h"
+#include "post.h"
 #include "rq.h"
 #include "srq.h"
 #include "verbs.h"
@@ -211,43 +212,15 @@ static int rue_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			     const struct ib_recv_wr **bad_wr)
 {
 	struct rue_srq *srq = to_rue_srq(ibsrq);
-	struct rue_ring *ring = &srq->ring;
 	unsigned long flags;
-	struct rue_rqe *rqe;
-	struct rue_sge *sge;
-	int err = 0, i;
-	u32 prod;
+	int err;
 
 	if (srq->user) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
 	}
 	spin_lock_irqsave(&srq->post_lock, flags);
-	prod = ring->hdr->prod;
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge > srq->max_sge) {
-			err = -EINVAL;
-			break;
-		}
-		if (prod - READ_ONCE(ring->hdr->cons) >= ring->nslots) {
-			err = -ENOMEM;
-			break;
-		}
-		rqe = rue_ring_slot(ring, prod);
-		rqe->wr_id = wr->wr_id;
-		rqe->num_sge = wr->num_sge;
-		sge = (struct rue_sge *)(rqe + 1);
-		for (i = 0; i < wr->num_sge; i++) {
-			sge[i].addr = wr->sg_list[i].addr;
-			sge[i].length = wr->sg_list[i].length;
-			sge[i].lkey = wr->sg_list[i].lkey;
-		}
-		prod++;
-	}
-	if (err)
-		*bad_wr = wr;
-	/* WQEs before the index that publishes them (rue_srq_take()) */
-	smp_store_release(&ring->hdr->prod, prod);
+	err = rue_post_rqes(&srq->ring, srq->max_sge, wr, bad_wr);
 	spin_unlock_irqrestore(&srq->post_lock, flags);
 	return err;
 }
