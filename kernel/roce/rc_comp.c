@@ -32,12 +32,28 @@ static const u32 rue_rnr_usecs[32] = {
 /* ------------------------------------------------------------------ */
 /* Handling responses                                                  */
 
-/* A WQE has PSNs once the transmitter has started it. */
+/*
+ * A WQE has PSNs once the transmitter has started it: it is before the
+ * one being built, or is that one and partly built, or it was started
+ * before a go-back took the transmitter behind it (up to sent_cur).
+ *
+ * Judging by the transmitter alone, as before, lost the last case: after
+ * a go-back, an ACK for PSNs of WQEs past the transmitter moved una_psn
+ * into them but completed none, and the next go-back restarted the
+ * oldest of them at una_psn - in the middle of its PSNs, so that it and
+ * every WQE after it went out again under PSNs other than the first
+ * time.  The responder, which had executed a READ under its old PSNs,
+ * did not know the same READ under new ones and never answered it
+ * (rc_resp.c answers duplicates only from what it executed): the
+ * requester asked until its retries ran out.  Seen under reordering,
+ * where small go-back windows leave the transmitter far behind.
+ */
 static bool rue_req_started(struct rue_qp *qp, u32 index)
 {
 	s32 d = (s32)(index - qp->req.cur);
 
-	return d < 0 || (d == 0 && qp->req.cur_off);
+	return d < 0 || (d == 0 && qp->req.cur_off) ||
+	       (s32)(index - qp->req.sent_cur) <= 0;
 }
 
 /* The PSN of the next READ response @w takes in order. */
@@ -142,6 +158,34 @@ static bool rue_req_acked(struct rue_qp *qp, u32 psn)
 }
 
 /*
+ * rue_req_skip() met a READ or atomic, @w at index @i, that the ACK
+ * reaches: what comes before it is done, and it is the oldest thing still
+ * to be answered.  If the ACK covers it, its answer was lost or is late
+ * (an implied NAK, as in rue_req_acked()); if it starts right after the
+ * ACK, it is simply next.  Either way the transmitter goes back to it.
+ * Refusing to move on instead (as before) left a requester whose go-back
+ * stopped short of the READ (its window full) resending the same
+ * acknowledged packets at every timeout, each answered by an ACK it
+ * refused, until its retries ran out.  Once per una_psn, as any implied
+ * NAK: when it is already the oldest (@oldest) and the transmitter went
+ * back at una_psn, more ACKs for the same hole wait for the answer or
+ * the RTO.
+ */
+static bool rue_req_skip_to(struct rue_qp *qp, u32 i, bool oldest)
+{
+	struct rue_req *req = &qp->req;
+	u32 j;
+
+	if (oldest && req->nak_psn == req->una_psn)
+		return false;
+	for (j = req->tail; j != i; j++)
+		rue_swqe(qp, j)->done = 1;
+	rue_stat_inc(qp->rdev, RUE_STAT_ACKED_AHEAD);
+	rue_req_rewind(qp);	/* to the READ's next PSN, or the atomic's */
+	return true;
+}
+
+/*
  * An ACK (or a sequence NAK) says that every PSN up to @psn arrived, and
  * @psn is at or past req->psn but was sent: the requester went back (an
  * RTO, a NAK) while the responder had more than it knew.  The responder
@@ -153,8 +197,9 @@ static bool rue_req_acked(struct rue_qp *qp, u32 psn)
  * again, until its retries run out.  So the transmitter moves on past
  * @psn, like rxe, which takes an ACK for any PSN it sent.  Only over SEND
  * and WRITE WQEs: a READ or atomic is complete when answered, not when
- * acknowledged, and the go-back resends it.  The WQEs up to sent_cur have
- * been started, so their PSNs are theirs; later slots may hold stale ones.
+ * acknowledged; the transmitter goes back to it (rue_req_skip_to()).  The
+ * WQEs up to sent_cur have been started, so their PSNs are theirs; later
+ * slots may hold stale ones.
  *
  * Return: true if it moved; false when it leaves everything as it was.
  */
@@ -162,15 +207,18 @@ static bool rue_req_skip(struct rue_qp *qp, u32 psn)
 {
 	struct rue_req *req = &qp->req;
 	u32 i, j, end = req->sent_cur + 1, off = 0;
+	bool oldest = true;
 	struct rue_swqe *w;
 
 	for (i = req->tail; (s32)(i - end) < 0 && i != req->head; i++) {
 		w = rue_swqe(qp, i);
 		if (w->done)
 			continue;
-		if (!rue_is_data(w->sqe.opcode) ||
-		    rue_psn_diff(w->first_psn, psn) > 1)
+		if (rue_psn_diff(w->first_psn, psn) > 1)
 			return false;
+		if (!rue_is_data(w->sqe.opcode))
+			return rue_req_skip_to(qp, i, oldest);
+		oldest = false;
 		if (rue_psn_diff(w->last_psn, psn) > 0) {
 			off = rue_psn_diff(psn, w->first_psn) + 1;
 			break;

@@ -494,7 +494,8 @@ void rue_req_start(struct rue_qp *qp)
 	req->una_psn = req->psn;
 	req->ackreq_psn = req->psn;
 	req->sent_psn = req->psn;
-	req->sent_cur = req->cur;
+	/* nothing started yet: the slot before the first (rc_comp.c) */
+	req->sent_cur = req->cur - 1;
 	req->nak_psn = req->psn - 1;
 	bitmap_zero(req->early, RUE_EARLY_BITS);
 	req->nr_early = 0;
