@@ -15,9 +15,10 @@
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip tc ib_write_bw ibv_rc_pingpong rping timeout
+require_cmd rdma ip tc ib_write_bw ibv_rc_pingpong rping timeout jq
 
 VERBS=$RUE_BUILD/userspace/tests/rue_verbs_test
+RUECTL=$RUE_BUILD/userspace/ruectl/ruectl
 GID6_A=fd00:0014:0000:0000:0000:0000:0000:0001
 GID6_B=fd00:0014:0000:0000:0000:0000:0000:0002
 
@@ -170,6 +171,34 @@ loss_case() {
 	return $rc
 }
 
+# The RC window follows loss (cc/window.c): a writer meeting 1% loss
+# shows, in ruectl qp show, a window below the 256 packets it starts
+# with, and the transfer completes.
+t_window() {
+	local spid cpid seen="" i out rc
+	impair $L1 || { echo "tc failed"; return 1; }
+	ip netns exec "$A" timeout 60 ib_write_bw -d rl0 -x "$(g4 rl0 10.14.0.1)" \
+		-F -s 65536 -D 6 >/dev/null 2>&1 &
+	spid=$!
+	busywait 10000 listening "$A" 18515
+	ip netns exec "$B" timeout 60 ib_write_bw -d rl1 -x "$(g4 rl1 10.14.0.2)" \
+		-F -s 65536 -D 6 10.14.0.1 >"$RUE_OUT/rue_loss.window.log" 2>&1 &
+	cpid=$!
+	for i in $(seq 1 50); do
+		sleep 0.2
+		out=$("$RUECTL" -j qp show rl1 2>&1)
+		seen=$(echo "$out" | jq '.[] | select(.type == "RC" and .cwnd < 256) | .cwnd' 2>/dev/null | head -n 1)
+		[ -n "$seen" ] && break
+	done
+	wait $cpid
+	rc=$?
+	wait $spid
+	impair none
+	[ $rc = 0 ] || { echo "ib_write_bw failed ($rc)"; tail -n 5 "$RUE_OUT/rue_loss.window.log"; return 1; }
+	[ -n "$seen" ] || { echo "no RC QP of rl1 showed a window below 256: $out"; return 1; }
+	echo "window $seen"
+}
+
 # expect COUNTER...: each moved since the last snap.
 expect() {
 	local c bad=0
@@ -209,6 +238,7 @@ run_test "1% loss: ib_send_bw 64 KiB" loss_case s "$L1" perftest ib_send_bw -s 6
 # They must move it on (rc_comp.c, rue_req_skip()); dropped as stale, they
 # left a QP timing out without progress until RETRY_EXC_ERR, in 3 of 13
 # runs on 6.1.
+run_test "1% loss: the RC window shrinks (ruectl qp show)" t_window
 run_test "1% loss: ib_write_bw -q 4" loss_case q "$L1" perftest ib_write_bw -q 4 -s 65536 -n 100
 run_test "1% loss, 4 QPs: ACKs past a go-back's resend point moved it on" \
 	expect acked_ahead

@@ -9,6 +9,7 @@
 #include "netlink.h"
 #include "nl_qp.h"
 #include "qp.h"
+#include "transport.h"
 #include "cc/cc.h"
 
 static int rue_nl_put_qp(struct sk_buff *msg, struct rue_dev *rdev, void *arg)
@@ -38,7 +39,9 @@ static int rue_nl_put_qp(struct sk_buff *msg, struct rue_dev *rdev, void *arg)
 	    nla_put_u64_64bit(msg, RUE_A_QP_ECN_MARKED, cc.ecn_marked,
 			      RUE_A_QP_PAD) ||
 	    nla_put_u64_64bit(msg, RUE_A_QP_TX_BYTES, cc.tx_bytes,
-			      RUE_A_QP_PAD)) {
+			      RUE_A_QP_PAD) ||
+	    ((qp->xport->flags & RUE_XPORT_WINDOW) &&
+	     nla_put_u32(msg, RUE_A_QP_CWND, READ_ONCE(qp->req.cwnd.cwnd)))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}

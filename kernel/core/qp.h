@@ -16,6 +16,7 @@
 #include "queue.h"
 #include "rq.h"
 #include "cc/cc.h"
+#include "cc/window.h"
 #include "uet/ses.h"
 
 struct rue_cq;
@@ -83,6 +84,8 @@ struct rue_req {
 	u32 nak_psn;			/* una_psn of the last implied NAK */
 	u32 nr_early;			/* bits set in early */
 	u32 early_pkts;			/* placed early since una_psn moved */
+	struct rue_cwnd cwnd;		/* packets in flight (cc/window.c) */
+	u32 recover_psn;		/* losses before it were cut for */
 	/* READ responses placed ahead of una_psn: bit psn % RUE_EARLY_BITS */
 	DECLARE_BITMAP(early, RUE_EARLY_BITS);
 	struct hrtimer rto_timer;	/* retransmission (IBTA 9.7.6.1.3) */

@@ -38,6 +38,8 @@ enum rue_xport_flags {
 	RUE_XPORT_IN_ORDER = 1 << 3,
 	/* its QPs may take their receive WQEs from an SRQ (rq.c) */
 	RUE_XPORT_SRQ = 1 << 4,
+	/* its requester's packets in flight follow loss (cc/window.c) */
+	RUE_XPORT_WINDOW = 1 << 5,
 };
 
 /* IB_QPT_DRIVER (0xff) has the last bit of rue_transport_ops.qp_types. */

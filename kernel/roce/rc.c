@@ -197,7 +197,8 @@ static bool rue_rc_op_valid(const struct rue_qp *qp, u8 op)
 const struct rue_transport_ops rue_rc_transport = {
 	.name = "rc",
 	.qp_types = BIT(IB_QPT_RC),
-	.flags = RUE_XPORT_SQ_POLL | RUE_XPORT_DCQCN | RUE_XPORT_SRQ,
+	.flags = RUE_XPORT_SQ_POLL | RUE_XPORT_DCQCN | RUE_XPORT_SRQ |
+		 RUE_XPORT_WINDOW,
 	.rx_opm = RUE_OPM_RC,
 	.create = rue_rc_create,
 	.free = rue_rc_free,

@@ -117,6 +117,23 @@ static void rue_req_rewind(struct rue_qp *qp)
 }
 
 /*
+ * Something sent was lost (a sequence NAK, an implied NAK, a timeout):
+ * the window shrinks (cc/window.c).  Losses of packets sent before the
+ * last cut are that same round of loss, met again as the go-back brings
+ * them up: one cut for them.  A timeout always cuts: what went again was
+ * lost too.
+ */
+static void rue_req_lost(struct rue_qp *qp, bool timeout)
+{
+	struct rue_req *req = &qp->req;
+
+	if (!timeout && rue_psn_diff(req->una_psn, req->recover_psn) < 0)
+		return;
+	rue_cwnd_cut(&req->cwnd, timeout);
+	req->recover_psn = req->sent_psn;
+}
+
+/*
  * Every packet up to and including @psn arrived.  SEND and WRITE WQEs
  * wholly covered are done; a READ or atomic covered but not answered
  * means its response was lost (implied NAK, IBTA 9.7.5.2.3).
@@ -147,6 +164,7 @@ static bool rue_req_acked(struct rue_qp *qp, u32 psn)
 				return true;
 			req->una_psn = w->first_psn;
 			rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+			rue_req_lost(qp, false);
 			rue_req_rewind(qp);
 			return true;
 		}
@@ -340,6 +358,7 @@ static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 			}
 			req->retry_left--;
 			req->una_psn = pkt->psn;
+			rue_req_lost(qp, false);
 			rue_req_rewind(qp);
 		} else {
 			rue_stat_inc(qp->rdev, RUE_STAT_ERR_NAK_RCVD);
@@ -442,6 +461,7 @@ static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
 	if (++req->early_pkts >= RUE_EARLY_REWIND &&
 	    req->nak_psn != req->una_psn) {
 		rue_stat_inc(qp->rdev, RUE_STAT_IMPLIED_NAKS);
+		rue_req_lost(qp, false);
 		rue_req_rewind(qp);
 	}
 }
@@ -618,6 +638,8 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
 
 	if (rue_sq_retire(qp))
 		*error = true;
+	if (rue_psn_diff(req->una_psn, una) > 0)
+		rue_cwnd_grow(&req->cwnd, rue_psn_diff(req->una_psn, una));
 	if (req->una_psn != una || req->tail != tail) {
 		req->retry_left = qp->attr.retry_cnt;
 		req->nak_psn = req->una_psn - 1;
@@ -660,6 +682,7 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 			error = rue_sq_retire(qp);
 		} else {
 			req->retry_left--;
+			rue_req_lost(qp, true);
 			rue_req_rewind(qp);
 			rewound = true;
 			/* The resent packets need the timer too. */

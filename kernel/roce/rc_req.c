@@ -49,7 +49,6 @@
 #include "core/stats.h"
 #include "net/xmit.h"
 
-#define RUE_WINDOW		256	/* unacknowledged packets */
 #define RUE_ACKREQ_EVERY	32
 
 static u32 rue_npkts(u32 len, u32 mtu)
@@ -180,7 +179,7 @@ static u32 rue_req_batch(struct rue_qp *qp, struct rue_swqe *w, u32 off,
 		return min(mtu, left);
 	max = rue_req_lend(qp, w, off, left) ? RUE_SEG_MAX_LEND :
 	      RUE_SEG_MAX_COPY;
-	room = RUE_WINDOW - rue_psn_diff(qp->req.psn, qp->req.una_psn);
+	room = qp->req.cwnd.cwnd - rue_psn_diff(qp->req.psn, qp->req.una_psn);
 	max = min(max, room * mtu);
 	if (left > max) {
 		len = rounddown(max, mtu);
@@ -312,17 +311,19 @@ static void rue_req_local_op(struct rue_qp *qp, struct rue_swqe *w)
 
 /*
  * Should this packet ask for an ACK?  Yes at the end of a message unless
- * another data message follows right away, and periodically.
+ * another data message follows right away, and periodically: four times
+ * per window, so that a small window (after loss) keeps moving.
  */
 static bool rue_req_ackreq(struct rue_qp *qp, bool last)
 {
 	struct rue_req *req = &qp->req;
+	u32 every = clamp_t(u32, req->cwnd.cwnd / 4, 1, RUE_ACKREQ_EVERY);
 	struct rue_swqe *next;
 
 	if (req->unacked)
 		return false;
-	if (rue_psn_diff(req->psn, req->ackreq_psn) >= RUE_ACKREQ_EVERY ||
-	    rue_psn_diff(req->psn, req->una_psn) >= RUE_WINDOW - RUE_ACKREQ_EVERY)
+	if (rue_psn_diff(req->psn, req->ackreq_psn) >= every ||
+	    rue_psn_diff(req->psn, req->una_psn) >= req->cwnd.cwnd - every)
 		return true;
 	if (!last)
 		return false;
@@ -361,7 +362,7 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	}
 	if ((w->sqe.flags & RUE_SQE_FENCE) && req->cur_off == 0 && req->rd_atomic)
 		return false;
-	if (rue_psn_diff(req->psn, req->una_psn) >= RUE_WINDOW)
+	if (rue_psn_diff(req->psn, req->una_psn) >= req->cwnd.cwnd)
 		return false;
 
 	if (w->sqe.opcode == RUE_WR_LOCAL_INV || w->sqe.opcode == RUE_WR_REG_MR) {
@@ -500,6 +501,8 @@ void rue_req_start(struct rue_qp *qp)
 	bitmap_zero(req->early, RUE_EARLY_BITS);
 	req->nr_early = 0;
 	req->early_pkts = 0;
+	rue_cwnd_init(&req->cwnd);
+	req->recover_psn = req->psn;
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->rnr_wait = false;

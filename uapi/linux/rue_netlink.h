@@ -172,6 +172,7 @@ enum rue_qp_attr {
 	RUE_A_QP_ECN_MARKED,		/* u64: CE packets received */
 	RUE_A_QP_TX_BYTES,		/* u64: wire bytes sent by the engine */
 	RUE_A_QP_PAD,
+	RUE_A_QP_CWND,			/* u32: RC, packets its window allows */
 
 	__RUE_A_QP_MAX,
 	RUE_A_QP_MAX = __RUE_A_QP_MAX - 1

@@ -38,6 +38,7 @@ constexpr AttrPolicy kQpPolicy[] = {
     {RUE_A_QP_CNP_HANDLED, AttrKind::kU64, "qp-cnp-handled"},
     {RUE_A_QP_ECN_MARKED, AttrKind::kU64, "qp-ecn-marked"},
     {RUE_A_QP_TX_BYTES, AttrKind::kU64, "qp-tx-bytes"},
+    {RUE_A_QP_CWND, AttrKind::kU32, "qp-cwnd"},
 };
 
 // The attribute's value, or nullopt when the nest lacks it.
@@ -68,6 +69,7 @@ void FillQp(Qp& qp, const nl::AttrTable& table) {
   qp.cnp_handled = Get<uint64_t>(table, RUE_A_QP_CNP_HANDLED);
   qp.ecn_marked = Get<uint64_t>(table, RUE_A_QP_ECN_MARKED);
   qp.tx_bytes = Get<uint64_t>(table, RUE_A_QP_TX_BYTES);
+  qp.cwnd = Get<uint32_t>(table, RUE_A_QP_CWND);
 }
 
 // The names: indexed by value; value 7 of the types is unused.
@@ -116,6 +118,8 @@ constexpr Field<Qp> kQpFields[] = {
      [](const Qp& q) { return Optional(q.ecn_marked); }},
     {"tx-bytes", Text::kKeyValue, Level::kBrief,
      [](const Qp& q) { return Optional(q.tx_bytes); }},
+    {"cwnd", Text::kKeyValue, Level::kBrief,
+     [](const Qp& q) { return Optional(q.cwnd); }},
 };
 
 // The command.
@@ -129,8 +133,8 @@ constexpr char kShowHelp[] =
     "QP number, type, state, peer QP, priority and DSCP, then\n"
     "congestion control: whether the rate limiter is on, current and\n"
     "target rate (Mb/s), alpha (in 1/1024), CNPs sent and handled,\n"
-    "CE-marked packets received and bytes sent; -d adds the device\n"
-    "index";
+    "CE-marked packets received and bytes sent, and for RC the packets\n"
+    "its loss window allows in flight; -d adds the device index";
 
 constexpr char kFooter[] =
     "\n"

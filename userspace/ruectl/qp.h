@@ -39,6 +39,7 @@ struct Qp {
   std::optional<uint64_t> cnp_handled;
   std::optional<uint64_t> ecn_marked;
   std::optional<uint64_t> tx_bytes;
+  std::optional<uint32_t> cwnd;  // RC: packets its loss window allows
 
   bool operator==(const Qp&) const = default;
 };

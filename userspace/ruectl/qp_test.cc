@@ -45,6 +45,7 @@ void PutRcQp(nl::MessageBuilder& m) {
   m.PutBytes(RUE_A_QP_PAD, {});
   m.PutU64(RUE_A_QP_CNP_SENT, 0).PutU64(RUE_A_QP_CNP_HANDLED, 4);
   m.PutU64(RUE_A_QP_ECN_MARKED, 0).PutU64(RUE_A_QP_TX_BYTES, 1234567);
+  m.PutU32(RUE_A_QP_CWND, 128);
   m.EndNest(qp);
 }
 
@@ -169,7 +170,7 @@ TEST(QpFieldsTest, Text) {
             "dev rue0 qpn 1 type GSI state RTS prio 0 dscp 0\n"
             "dev rue0 qpn 17 type RC state RTS dest-qpn 18 prio 3 dscp 26 "
             "limited yes rate 12500 target 18750 alpha 512 cnp-sent 0 "
-            "cnp-handled 4 ecn-marked 0 tx-bytes 1234567\n");
+            "cnp-handled 4 ecn-marked 0 tx-bytes 1234567 cwnd 128\n");
 }
 
 TEST(QpFieldsTest, TextDetails) {
@@ -185,7 +186,8 @@ TEST(QpFieldsTest, Json) {
             "{\"dev\":\"rue0\",\"qpn\":17,\"type\":\"RC\",\"state\":\"RTS\","
             "\"dest-qpn\":18,\"prio\":3,\"dscp\":26,\"limited\":true,"
             "\"rate\":12500,\"target\":18750,\"alpha\":512,\"cnp-sent\":0,"
-            "\"cnp-handled\":4,\"ecn-marked\":0,\"tx-bytes\":1234567}]\n");
+            "\"cnp-handled\":4,\"ecn-marked\":0,\"tx-bytes\":1234567,"
+            "\"cwnd\":128}]\n");
 }
 
 TEST(QpFieldsTest, JsonPrettyDetails) {
@@ -231,7 +233,7 @@ constexpr char kRue0Qps[] =
     "dev rue0 qpn 1 type GSI state RTS prio 0 dscp 0\n"
     "dev rue0 qpn 17 type RC state RTS dest-qpn 18 prio 3 dscp 26 "
     "limited yes rate 12500 target 18750 alpha 512 cnp-sent 0 "
-    "cnp-handled 4 ecn-marked 0 tx-bytes 1234567\n";
+    "cnp-handled 4 ecn-marked 0 tx-bytes 1234567 cwnd 128\n";
 
 TEST_F(QpTest, ShowOneDevice) {
   ASSERT_TRUE(Run({"show", "rue0"}).ok());

@@ -141,6 +141,7 @@ Qp RcQp() {
   qp.cnp_handled = 4;
   qp.ecn_marked = 0;
   qp.tx_bytes = 1234567;
+  qp.cwnd = 128;
   return qp;
 }
 
