@@ -176,7 +176,7 @@ static bool rue_req_acked(struct rue_qp *qp, u32 psn)
 }
 
 /*
- * rue_req_skip() met a READ or atomic, @w at index @i, that the ACK
+ * rue_req_skip() met a READ or atomic, at index @i, that the ACK
  * reaches: what comes before it is done, and it is the oldest thing still
  * to be answered.  If the ACK covers it, its answer was lost or is late
  * (an implied NAK, as in rue_req_acked()); if it starts right after the
