@@ -67,7 +67,7 @@ struct rue_pdc {
 	bool syn;			/* the target's PDCID is not known yet */
 	bool closing;			/* CLOSE sent: no new requests */
 	u8 retries;			/* RTOs without progress: backoff */
-	u32 start_psn;
+	u32 start_psn;		/* the first PSN; a target learns it from a SYN */
 	u32 next_psn;			/* next new PSN */
 	u32 una_psn;			/* oldest unacknowledged */
 	u32 sack_high;			/* newest PSN the target has */

@@ -174,6 +174,38 @@ static int rue_pdc_tgt_room(struct rue_uet_dev *u,
 	return *victim ? 0 : -EBUSY;
 }
 
+/*
+ * The target PDC of the initiator PDC @rx comes from (its address and
+ * PDCID), or NULL.  A PDC of that key with another start PSN belongs to
+ * an earlier initiator PDC that had the same PDCID: the initiator keeps
+ * its PDCIDs unique only among the PDCs it has, and forgets one without
+ * a CLOSE when its QP goes (or its host restarts), so this side may
+ * still hold the old one, until RUE_PDC_IDLE.  Taken for the new PDC,
+ * its PSNs would be nowhere near the new ones and nothing would be
+ * acknowledged until the initiator's retries ran out; it is unlinked
+ * into *@stale instead, for the caller to close.  (A SYN of the earlier
+ * PDC delayed past the new one's first would do the same to the new
+ * one; a network does not hold packets that long.)  u->lock held.
+ */
+static struct rue_pdc *rue_pdc_tgt_find(struct rue_uet_dev *u, u32 h,
+					const struct rue_uet_rx *rx, u32 start,
+					struct rue_pdc **stale)
+{
+	struct rue_pdc *pdc;
+
+	hash_for_each_possible(u->tgt, pdc, tgt_node, h) {
+		if (pdc->rid != rx->spdcid ||
+		    !ipv6_addr_equal(&pdc->av.daddr, &rx->av.daddr))
+			continue;
+		if (pdc->start_psn == start)
+			return pdc;
+		rue_pdc_tgt_unlink(u, pdc);
+		*stale = pdc;
+		return NULL;
+	}
+	return NULL;
+}
+
 /* The target PDC a SYN request opens, or the one it opened before. */
 static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 				       const struct rue_uet_rx *rx,
@@ -181,16 +213,14 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 {
 	struct rue_uet_dev *u = &rdev->uet;
 	u32 h = rue_tgt_hash(&rx->av.daddr, rx->spdcid);
-	struct rue_pdc *pdc, *victim = NULL;
+	struct rue_pdc *pdc, *victim = NULL, *stale = NULL;
 
 	spin_lock_bh(&u->lock);
-	hash_for_each_possible(u->tgt, pdc, tgt_node, h)
-		if (pdc->rid == rx->spdcid &&
-		    ipv6_addr_equal(&pdc->av.daddr, &rx->av.daddr)) {
-			refcount_inc(&pdc->ref);
-			goto out;
-		}
-	pdc = NULL;
+	pdc = rue_pdc_tgt_find(u, h, rx, psn - psn_off, &stale);
+	if (pdc) {
+		refcount_inc(&pdc->ref);
+		goto out;
+	}
 	if (rue_pdc_tgt_room(u, &rx->av.daddr, &victim)) {
 		rue_uet_stat_inc(rdev, RUE_USTAT_SYN_REFUSED);
 		goto out;
@@ -198,13 +228,18 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 	pdc = rue_pdc_alloc(rdev, RUE_PDC_TARGET, mode, job, &rx->av);
 	if (pdc) {
 		pdc->rid = rx->spdcid;
-		pdc->rx_next = psn - psn_off;
+		pdc->start_psn = psn - psn_off;
+		pdc->rx_next = pdc->start_psn;
 		rue_pdc_tgt_link(u, pdc, h);
 		refcount_inc(&pdc->ref);
 		rue_pdc_publish(pdc);
 	}
 out:
 	spin_unlock_bh(&u->lock);
+	if (stale) {
+		rue_uet_stat_inc(rdev, RUE_USTAT_PDC_SUPERSEDED);
+		rue_pdc_tgt_close(stale);
+	}
 	if (victim) {
 		rue_uet_stat_inc(rdev, RUE_USTAT_PDC_EVICTED);
 		rue_pdc_tgt_close(victim);

@@ -40,6 +40,7 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_ECN_MARKED_RCVD] = "ecn_marked_rcvd",
 	[RUE_USTAT_SYN_REFUSED] = "syn_refused",
 	[RUE_USTAT_PDC_EVICTED] = "pdc_evicted",
+	[RUE_USTAT_PDC_SUPERSEDED] = "pdc_superseded",
 };
 
 /*

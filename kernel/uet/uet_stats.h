@@ -99,6 +99,12 @@ enum rue_ustat {
 	 * for a new one; it also counts in pdc_closed
 	 */
 	RUE_USTAT_PDC_EVICTED,
+	/* a target PDC was closed because a SYN with its initiator's
+	 * address and PDCID but another start PSN began a new PDC: the
+	 * initiator had forgotten the old one (pds_tgt.c); it also counts
+	 * in pdc_closed
+	 */
+	RUE_USTAT_PDC_SUPERSEDED,
 	RUE_NUSTATS
 };
 
