@@ -112,6 +112,8 @@ void rue_qp_notify(struct rue_qp *qp)
 		rue_cq_notify(qp->rcq);
 	if (test_and_clear_bit(RUE_PEND_ERROR, &qp->pend_bits))
 		rue_qp_error(qp);
+	if (test_and_clear_bit(RUE_PEND_SQ_DRAINED, &qp->pend_bits))
+		rue_qp_event(qp, IB_EVENT_SQ_DRAINED);
 }
 
 /* Both QP locks held. */
@@ -156,11 +158,40 @@ void rue_qp_flush(struct rue_qp *qp)
 static void rue_qp_err_work(struct work_struct *work)
 {
 	struct rue_qp *qp = container_of(work, struct rue_qp, err_work);
+	bool async;
+	u8 event;
 
+	spin_lock_bh(&qp->req.lock);
+	async = qp->err_async;
+	event = qp->err_event;
+	qp->err_async = false;
+	spin_unlock_bh(&qp->req.lock);
+	/* before the flush completions, as an HCA's event queue has it */
+	if (async)
+		rue_qp_event(qp, event);
 	rue_qp_stop(qp);
 	rue_qp_flush(qp);
 	if (qp->srq)
 		rue_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+}
+
+/*
+ * What a move to error from the data path reports apart from completions
+ * (IBTA 11.6.3.1, the affiliated asynchronous errors): a producer index
+ * that lied about the send ring is a Local Work Queue Catastrophic Error,
+ * a request the responder refused (invalid, or an access violation) the
+ * responder's error.  Errors a completion reports (retries exhausted, a
+ * bad local key, a receive too small) raise nothing.  Both locks held.
+ */
+static void rue_qp_async_error(struct rue_qp *qp)
+{
+	if (qp->req.bad_prod) {
+		qp->err_async = true;
+		qp->err_event = IB_EVENT_QP_FATAL;
+	} else if (qp->resp.fail_async) {
+		qp->err_async = true;
+		qp->err_event = qp->resp.fail_event;
+	}
 }
 
 /**
@@ -178,7 +209,9 @@ void rue_qp_error(struct rue_qp *qp)
 	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET) {
 		rue_qp_set_state(qp, IB_QPS_ERR);
 		changed = true;
+		rue_qp_async_error(qp);
 	}
+	qp->resp.fail_async = false;
 	spin_unlock(&qp->resp.lock);
 	spin_unlock_bh(&qp->req.lock);
 	if (changed) {

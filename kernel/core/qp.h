@@ -77,7 +77,7 @@ struct rue_req {
 	u8 retry_left;
 	u8 rnr_left;
 	bool rnr_wait;			/* an RNR NAK holds us until the timer */
-	bool drained_event;		/* SQD: SQ_DRAINED sent */
+	bool drained_event;		/* SQD: SQ_DRAINED due or sent */
 	bool last_small;		/* the last WQE fetched fits a packet */
 	bool bad_prod;			/* the ring's producer index lied */
 	bool unacked;			/* UC: nothing answers (rc_req.c) */
@@ -129,6 +129,12 @@ struct rue_resp {
 	bool dup_run;			/* duplicates arriving in order ... */
 	u32 dup_next;			/* ... and the PSN the next one has */
 	bool comm_est;			/* COMM_EST event sent */
+	/*
+	 * The affiliated asynchronous error (IBTA 11.6.3.1) of the NAK that
+	 * is moving the QP to error; rue_qp_error() takes it.
+	 */
+	bool fail_async;
+	u8 fail_event;			/* enum ib_event_type */
 
 	/* the SEND being received, and its receive WQE */
 	bool in_send;			/* a receive WQE is held */
@@ -171,6 +177,7 @@ enum rue_qp_pend_bits {
 	RUE_PEND_NOTIFY_SCQ,	/* completion event due on the send CQ */
 	RUE_PEND_NOTIFY_RCQ,
 	RUE_PEND_ERROR,		/* a CQ overflowed: move to error */
+	RUE_PEND_SQ_DRAINED,	/* SQD reached with nothing outstanding */
 };
 
 struct rue_qp {
@@ -210,6 +217,9 @@ struct rue_qp {
 	struct work_struct poll_work;	/* on system_unbound_wq */
 	unsigned long poll_after;	/* jiffies: no poller before */
 	struct work_struct err_work;	/* flush after an error in softirq */
+	/* the async event err_work raises first; both QP locks */
+	bool err_async;
+	u8 err_event;			/* enum ib_event_type */
 	struct list_head txq_node;	/* waiting for room (txq.c) */
 	struct rue_qp_cc cc;		/* rate control (cc.c) */
 	struct rue_uet_qp uet;		/* IB_QPT_DRIVER: UET (ses.c) */

@@ -483,6 +483,11 @@ static void rue_qp_enter(struct rue_qp *qp, enum ib_qp_state state)
 		if (qp->state == IB_QPS_RTR)
 			rue_cc_qp_start(qp);
 		break;
+	case IB_QPS_SQD:
+		/* a new entry into SQD drains anew (rue_sq_drained_check()) */
+		if (qp->state != IB_QPS_SQD)
+			qp->req.drained_event = false;
+		break;
 	default:
 		break;
 	}
@@ -536,8 +541,11 @@ static int rue_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	rue_qp_apply_attr(qp, attr, mask, &av);
 	if (mask & IB_QP_STATE)
 		rue_qp_enter(qp, next);
+	/* drained already: nothing later would say so */
+	rue_sq_drained_check(qp);
 	spin_unlock(&qp->resp.lock);
 	spin_unlock_bh(&qp->req.lock);
+	rue_qp_notify(qp);
 
 	if (next == IB_QPS_ERR) {
 		rue_qp_flush(qp);

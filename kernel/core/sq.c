@@ -283,7 +283,30 @@ bool rue_sq_retire(struct rue_qp *qp)
 		req->cur = req->tail;
 		req->cur_off = 0;
 	}
+	rue_sq_drained_check(qp);
 	return failed;
+}
+
+/**
+ * rue_sq_drained_check() - the SQ_DRAINED event, once the SQ drained
+ * @qp: the QP, req.lock held
+ *
+ * In SQD the QP starts no new WQE, and once every WQE it began has
+ * completed (nothing fetched is left unretired) the SQ is drained: the
+ * affiliated SQ_DRAINED event (IBTA 11.6.3.1) is due, once per entry into
+ * SQD, if the consumer asked for it (IB_QP_EN_SQD_ASYNC_NOTIFY).
+ * rue_qp_notify() raises it, with no lock held.
+ */
+void rue_sq_drained_check(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+
+	lockdep_assert_held(&req->lock);
+	if (qp->state != IB_QPS_SQD || req->drained_event ||
+	    !qp->attr.en_sqd_async_notify || req->tail != req->head)
+		return;
+	req->drained_event = true;
+	set_bit(RUE_PEND_SQ_DRAINED, &qp->pend_bits);
 }
 
 /**

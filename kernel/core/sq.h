@@ -13,6 +13,7 @@ struct rue_swqe;
 bool rue_sq_fetch(struct rue_qp *qp);
 bool rue_sq_more(struct rue_qp *qp);
 bool rue_sq_retire(struct rue_qp *qp);
+void rue_sq_drained_check(struct rue_qp *qp);
 void rue_sq_retire_all(struct rue_qp *qp);
 void rue_sq_flush(struct rue_qp *qp);
 void rue_sq_reset(struct rue_qp *qp);

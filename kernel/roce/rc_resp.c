@@ -190,9 +190,32 @@ enum rue_resp_result {
 	RUE_RESP_ERR,		/* NAK sent, the QP goes to the error state */
 };
 
+/*
+ * A request the QP cannot take: NAK @syn; the QP goes to the error state.
+ * An invalid request and an access violation are also the responder's
+ * affiliated asynchronous errors (IBTA 11.6.3.1: Invalid Request and
+ * Local Access Violation Work Queue Errors), its consumer's only news of
+ * them when no receive WQE completes, as for an RDMA WRITE or READ.
+ */
 static enum rue_resp_result rue_resp_fail(struct rue_qp *qp, u8 syn,
 					  struct rue_pkt *pkt,
 					  struct sk_buff_head *out)
+{
+	struct rue_resp *resp = &qp->resp;
+
+	rue_resp_nak(qp, syn, pkt->psn, out);
+	if (!resp->fail_async && syn != RUE_AETH_NAK_REM_OP) {
+		resp->fail_async = true;
+		resp->fail_event = syn == RUE_AETH_NAK_REM_ACCESS ?
+				   IB_EVENT_QP_ACCESS_ERR : IB_EVENT_QP_REQ_ERR;
+	}
+	return RUE_RESP_ERR;
+}
+
+/* The same, when a receive WQE completed in error says it instead. */
+static enum rue_resp_result rue_resp_fail_rqe(struct rue_qp *qp, u8 syn,
+					      struct rue_pkt *pkt,
+					      struct sk_buff_head *out)
 {
 	rue_resp_nak(qp, syn, pkt->psn, out);
 	return RUE_RESP_ERR;
@@ -240,13 +263,13 @@ static enum rue_resp_result rue_resp_send(struct rue_qp *qp, struct rue_pkt *pkt
 		rue_rq_complete(qp, info, IB_WC_REM_INV_REQ_ERR, RUE_WC_RECV, 0, 0,
 				0, 0, false);
 		rue_resp_end_send(qp);
-		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+		return rue_resp_fail_rqe(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	}
 	if (pkt->paylen > info->len - resp->msg_off) {
 		rue_rq_complete(qp, info, IB_WC_LOC_LEN_ERR, RUE_WC_RECV, 0, 0, 0,
 				0, false);
 		rue_resp_end_send(qp);
-		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+		return rue_resp_fail_rqe(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	}
 	if (pkt->paylen &&
 	    rue_sgl_from_skb(resp->rqe_sg, info->num_sge, resp->msg_off,
@@ -270,7 +293,7 @@ static enum rue_resp_result rue_resp_send(struct rue_qp *qp, struct rue_pkt *pkt
 			rue_rq_complete(qp, info, IB_WC_REM_INV_REQ_ERR,
 					RUE_WC_RECV, 0, 0, 0, 0, false);
 			rue_resp_end_send(qp);
-			return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+			return rue_resp_fail_rqe(qp, RUE_AETH_NAK_INVALID, pkt, out);
 		}
 		flags |= RUE_CQE_F_INV;
 		imm = rkey;

@@ -84,6 +84,8 @@ void RcError::RemoteAccessError(ibv_wr_opcode op, int access, Key key,
       RdmaWr(3, IBV_WR_RDMA_READ, &s3, 1, good.addr(100), good.rkey());
   bad.next = &w2;
   w2.next = &w3;
+  AsyncEvents& events = *b_.dev->events;
+  size_t mark = events.Mark();
   ASSERT_EQ(PostSend(p_.a.qp.get(), &bad), 0);
   ASSERT_NO_FATAL_FAILURE(ExpectCompletions(p_.a.scq.get(),
                                             {{1, IBV_WC_REM_ACCESS_ERR},
@@ -91,6 +93,12 @@ void RcError::RemoteAccessError(ibv_wr_opcode op, int access, Key key,
                                              {3, IBV_WC_WR_FLUSH_ERR}},
                                             p_.a.qpn()));
   EXPECT_TRUE(QpReaches(p_.a.qp.get(), IBV_QPS_ERR));
+  // The responder's QP went to error too, and no completion says why:
+  // its affiliated event does (IBTA 11.6.3.1).
+  EXPECT_TRUE(QpReaches(p_.b.qp.get(), IBV_QPS_ERR));
+  EXPECT_TRUE(events.Wait(mark, IBV_EVENT_QP_ACCESS_ERR, p_.b.qp.get(),
+                          milliseconds(5000)))
+      << "no IBV_EVENT_QP_ACCESS_ERR on the responder";
   // Posted to a QP in error: flushed too.
   ibv_sge s4 = l.sge(6000, 8);
   ibv_send_wr w4 =

@@ -10,6 +10,8 @@
 //    The next packet is a remote access error; no byte of the buffer
 //    changes after the deregistration (a reference on the MR keeps its
 //    pages pinned, not the right to write them).
+// Either way the target's QP reports the affiliated event (IBTA
+// 11.6.3.1): Invalid Request, Local Access Violation.
 // Each step waits for the target's answer to the last, so the packets
 // are handled in the order sent.
 #include <cstring>
@@ -57,6 +59,7 @@ TEST_F(HostileRc, SendInsideWriteIsInvalidRequest) {
   memset(want.data(), 0xa1, mtu_);
   const int64_t naks = Counter("error_nak_sent");
   const int64_t dropped = Counter("rx_drop_qp_state");
+  size_t mark = dev_->events->Mark();
 
   ASSERT_NO_FATAL_FAILURE(WriteFirst());
   ASSERT_NO_FATAL_FAILURE(
@@ -65,6 +68,9 @@ TEST_F(HostileRc, SendInsideWriteIsInvalidRequest) {
     return IsNak(a, P + 1, NakCode::kInvalidRequest);
   }));
   EXPECT_TRUE(QpReaches(t_.qp.get(), IBV_QPS_ERR));
+  // no receive completed in error: the affiliated event says why
+  EXPECT_TRUE(dev_->events->Wait(mark, IBV_EVENT_QP_REQ_ERR, t_.qp.get(),
+                                 milliseconds(5000)));
   ASSERT_NO_FATAL_FAILURE(
       Inject(Request(Opcode::kRcRdmaWriteMiddle, P + 2), Bytes(mtu_, 0xc3)));
   ASSERT_NO_FATAL_FAILURE(Inject(Request(Opcode::kRcRdmaWriteLast, P + 3, true),
@@ -84,6 +90,7 @@ TEST_F(HostileRc, SendInsideWriteIsInvalidRequest) {
 
 TEST_F(HostileRc, WriteIntoDeregisteredMrIsRemoteAccessError) {
   const int64_t naks = Counter("error_nak_sent");
+  size_t mark = dev_->events->Mark();
   ASSERT_NO_FATAL_FAILURE(WriteFirst());
   // Taken back mid-message; the buffer stays this process's memory.
   w_.mr.reset();
@@ -95,6 +102,8 @@ TEST_F(HostileRc, WriteIntoDeregisteredMrIsRemoteAccessError) {
     return IsNak(a, P + 1, NakCode::kRemoteAccessError);
   }));
   EXPECT_TRUE(QpReaches(t_.qp.get(), IBV_QPS_ERR));
+  EXPECT_TRUE(dev_->events->Wait(mark, IBV_EVENT_QP_ACCESS_ERR, t_.qp.get(),
+                                 milliseconds(5000)));
   EXPECT_TRUE(CounterReaches(*dev_, "error_nak_sent", naks + 1));
   EXPECT_TRUE(SameBytes(w_.buf.span(), want))
       << "written after the MR was deregistered";

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "tests/fixture.h"
+#include "tests/pattern.h"
 
 namespace rue::test {
 namespace {
@@ -234,6 +235,71 @@ TEST_P(QpAttr, PostNeedsState) {
     EXPECT_EQ(post_recv(), EINVAL) << "RESET again";
     EXPECT_TRUE(NoCompletion(a.rcq.get(), milliseconds(20)));
   }
+}
+
+// SQD (IBTA 10.3.1, 11.6.3.1): the QP finishes the WQEs it began and
+// starts no others; once they completed, IBV_EVENT_SQ_DRAINED if asked
+// for, once per entry into SQD.  Back in RTS the rest run.  A QP with
+// nothing outstanding is drained at once.
+TEST_P(QpAttr, SqDrainedEvent) {
+  QpOptions o;
+  RcPair p;
+  ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, o, o, &p));
+  Region l, r;
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.a.pd.get(), 65536, kAllAccess, &l));
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(p.b.pd.get(), 65536, kAllAccess, &r));
+  FillRandom(l.buf.span(), 5);
+  AsyncEvents& events = *a_.dev->events;
+  ibv_qp* qp = p.a.qp.get();
+  auto to_sqd = [&] {
+    ibv_qp_attr x{};
+    x.qp_state = IBV_QPS_SQD;
+    x.en_sqd_async_notify = 1;
+    return ibv_modify_qp(qp, &x, IBV_QP_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY);
+  };
+  auto to_rts = [&] {
+    ibv_qp_attr x{};
+    x.qp_state = IBV_QPS_RTS;
+    return ibv_modify_qp(qp, &x, IBV_QP_STATE);
+  };
+  auto drained = [&](size_t mark) {
+    int n = 0;
+    for (const auto& e : events.Since(mark))
+      n += e.type == IBV_EVENT_SQ_DRAINED && e.element == qp;
+    return n;
+  };
+
+  // idle: drained at once
+  size_t mark = events.Mark();
+  ASSERT_EQ(to_sqd(), 0);
+  EXPECT_TRUE(events.Wait(mark, IBV_EVENT_SQ_DRAINED, qp, milliseconds(5000)));
+  ASSERT_EQ(to_rts(), 0);
+
+  // busy: 16 WRITEs of 4 KiB, SQD right behind them
+  const int n = 16;
+  for (int i = 0; i < n; i++) {
+    ibv_sge s = l.sge(i * 4096, 4096);
+    ibv_send_wr wr = RdmaWr(i, IBV_WR_RDMA_WRITE, &s, 1, r.addr(i * 4096),
+                            r.rkey(), IBV_SEND_SIGNALED);
+    ASSERT_EQ(PostSend(qp, &wr), 0);
+  }
+  mark = events.Mark();
+  ASSERT_EQ(to_sqd(), 0);
+  EXPECT_TRUE(events.Wait(mark, IBV_EVENT_SQ_DRAINED, qp, milliseconds(5000)));
+  ibv_qp_attr attr{};
+  ibv_qp_init_attr init{};
+  ASSERT_EQ(ibv_query_qp(qp, &attr, IBV_QP_STATE, &init), 0);
+  EXPECT_EQ(attr.qp_state, IBV_QPS_SQD);
+  EXPECT_EQ(attr.sq_draining, 0);
+  ASSERT_EQ(to_rts(), 0);
+  std::vector<ibv_wc> wcs;
+  ASSERT_TRUE(PollCq(p.a.scq.get(), n, &wcs, milliseconds(10000)));
+  for (int i = 0; i < n; i++) {
+    EXPECT_EQ(wcs[i].wr_id, static_cast<uint64_t>(i));
+    EXPECT_EQ(wcs[i].status, IBV_WC_SUCCESS) << WcString(wcs[i]);
+  }
+  EXPECT_TRUE(SameBytes(r.buf.span(), l.buf.span()));
+  EXPECT_EQ(drained(mark), 1) << "once per entry into SQD";
 }
 
 INSTANTIATE_TEST_SUITE_P(Verbs, QpAttr,
