@@ -166,12 +166,13 @@ udp_hex() {
 # Crafted and random UET packets: each is dropped and counted, or
 # answered; nothing crashes, warns or leaks (the console and the balance
 # say), and the devices work afterwards.
+# SES standard SEND, job 0x4242, to PIDonFEP 0xfff (nobody), 4 bytes
+SES_TO_NOBODY="05 03 0001 00004242 0fff 0000 0000000000000000 00000001"
+SES_TO_NOBODY+=" 0000000000000000 0000000000000000 00000004 deadbeef"
+
 t_crafted() {
-	local before after i ses syn
+	local before after i ses=$SES_TO_NOBODY syn
 	before=$(rue_stat rvb uet_rx_drops)
-	# SES standard SEND, job 0x4242, to PIDonFEP 0xfff (nobody), 4 bytes
-	ses="05 03 0001 00004242 0fff 0000 0000000000000000 00000001"
-	ses="$ses 0000000000000000 0000000000000000 00000004 deadbeef"
 	syn="118c 0000 00001000"
 	udp_hex "$A" 10.5.0.2 "11"				# 1 byte
 	udp_hex "$A" 10.5.0.2 "118c 0000 00001000 1234 0000"	# no SES header
@@ -357,14 +358,14 @@ ustat() {
 # out of retries (CI, ROD under netem duplicate 5%).  Crafted here:
 # PDCID 0x3001 from ns A, start PSN 0x1000, then 0x80000000 twice.
 t_syn_new_start() {
-	local ses o0 s0 o1 s1 rx
-	ses="05 03 0001 00004242 0fff 0000 0000000000000000 00000001"
-	ses="$ses 0000000000000000 0000000000000000 00000004 deadbeef"
+	local ses=$SES_TO_NOBODY o0 s0 a0 o1 s1 rx
 	o0=$(ustat rvb pdc_opened) s0=$(ustat rvb pdc_superseded)
+	a0=$(ustat rvb acks_sent)
 	udp_hex "$A" 10.5.0.2 "118c 0000 00001000 3001 0000 $ses"
 	udp_hex "$A" 10.5.0.2 "118c 0000 80000000 3001 0000 $ses"
 	udp_hex "$A" 10.5.0.2 "118c 0000 80000001 3001 0001 $ses"
-	sleep 0.5
+	# each is answered (a SYN asks for an ACK): all three handled
+	busywait 5000 eval '[ "$(ustat rvb acks_sent)" -ge $((a0 + 3)) ]'
 	o1=$(ustat rvb pdc_opened) s1=$(ustat rvb pdc_superseded)
 	rx=$("$ruectl" -j pdc show rvb | python3 -c '
 import json, sys
