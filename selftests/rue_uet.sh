@@ -153,14 +153,21 @@ t_wire() {
 	grep -q '"job-id":"0x4242"' "$out.json" || { head -c 600 "$out.json"; return 1; }
 }
 
-# udp_hex NS DST HEX...: one UDP datagram to DST:4793 from NS, its payload
-# the hex digits given (spaces ignored).
+# udp_hex NS DST HEX...: UDP datagrams to DST:4793 from NS, their payloads
+# the hex digits given (spaces ignored), "|" between datagrams, or
+# "|sleep SECONDS|" for a pause; sent by one shell, in order (a TCG
+# guest may take seconds to start a command).
 udp_hex() {
-	local ns=$1 dst=$2 hex
+	local ns=$1 dst=$2 hex cmd= pkt
 	shift 2
-	hex=$(echo "$*" | tr -d ' ')
-	ip netns exec "$ns" bash -c \
-		"printf '$(sed 's/../\\x&/g' <<<"$hex")' >/dev/udp/$dst/4793" 2>/dev/null
+	hex=$(echo "$*" | tr -d ' ' | sed 's/sleep/sleep /g')
+	while IFS= read -r -d '|' pkt; do
+		case $pkt in
+		sleep*) cmd+="$pkt;" ;;
+		*) cmd+="printf '$(sed 's/../\\x&/g' <<<"$pkt")' >/dev/udp/$dst/4793;" ;;
+		esac
+	done <<<"$hex|"
+	ip netns exec "$ns" bash -c "$cmd" 2>/dev/null
 }
 
 # Crafted and random UET packets: each is dropped and counted, or
@@ -355,25 +362,34 @@ ustat() {
 # new PDC of that host may draw the same PDCID.  Its SYN, with another
 # start PSN, must open a new target PDC; taken by the old one (PSN far
 # outside its window) it drew nothing but NACKs until the initiator ran
-# out of retries (CI, ROD under netem duplicate 5%).  Crafted here:
-# PDCID 0x3001 from ns A, start PSN 0x1000, then 0x80000000 twice.
+# out of retries (CI, ROD under netem duplicate 5%).  But only once the
+# old PDC has been quiet for 100 ms: a forged SYN must not close a PDC in
+# use.  Crafted here: PDCID 0x3001 from ns A, start PSN 0x1000, then
+# 0x80000000 at once (refused), and twice after 0.3 s.
 t_syn_new_start() {
-	local ses=$SES_TO_NOBODY o0 s0 a0 o1 s1 rx
+	local ses=$SES_TO_NOBODY o0 s0 r0 a0 o1 s1 r1 rx
 	o0=$(ustat rvb pdc_opened) s0=$(ustat rvb pdc_superseded)
-	a0=$(ustat rvb acks_sent)
-	udp_hex "$A" 10.5.0.2 "118c 0000 00001000 3001 0000 $ses"
-	udp_hex "$A" 10.5.0.2 "118c 0000 80000000 3001 0000 $ses"
-	udp_hex "$A" 10.5.0.2 "118c 0000 80000001 3001 0001 $ses"
-	# each is answered (a SYN asks for an ACK): all three handled
+	r0=$(ustat rvb syn_refused) a0=$(ustat rvb acks_sent)
+	# The second at once: the PDC of start PSN 0x1000 is in use, and
+	# keeps its place.  Once it has been quiet for the 100 ms probation
+	# it gives way.  All from one shell, within a second: the reaper
+	# closes a target PDC after 5 s without traffic.
+	udp_hex "$A" 10.5.0.2 "118c 0000 00001000 3001 0000 $ses |" \
+			      "118c 0000 80000000 3001 0000 $ses | sleep 0.3 |" \
+			      "118c 0000 80000000 3001 0000 $ses |" \
+			      "118c 0000 80000001 3001 0001 $ses"
+	# each accepted SYN is answered (a SYN asks for an ACK)
 	busywait 5000 eval '[ "$(ustat rvb acks_sent)" -ge $((a0 + 3)) ]'
 	o1=$(ustat rvb pdc_opened) s1=$(ustat rvb pdc_superseded)
+	r1=$(ustat rvb syn_refused)
 	rx=$("$ruectl" -j pdc show rvb | python3 -c '
 import json, sys
 print(" ".join(str(p.get("rx-next-psn")) for p in json.load(sys.stdin)
                if p.get("peer-pdc") == 0x3001))')
-	echo "pdc_opened $o0 -> $o1, pdc_superseded ${s0:-none} -> ${s1:-none}, rx-next-psn of peer PDC 0x3001: $rx"
+	echo "pdc_opened $o0 -> $o1, pdc_superseded ${s0:-none} -> ${s1:-none}," \
+	     "syn_refused $r0 -> $r1, rx-next-psn of peer PDC 0x3001: $rx"
 	[ "$((o1 - o0))" = 2 ] && [ "$((s1 - s0))" = 1 ] &&
-		[ "$rx" = $((0x80000002)) ]
+		[ "$((r1 - r0))" = 1 ] && [ "$rx" = $((0x80000002)) ]
 }
 
 # Every PDC opened ended, closed or failed, and none is listed.
@@ -418,7 +434,7 @@ if [ "$_tap_pass" = 1 ]; then
 	run_test "jobs: not revoked while a QP is bound, then revoked" t_job_busy
 	run_test "wire: captured UET packets decode with ruedump" t_wire
 	run_test "crafted and random UET packets are dropped and counted" t_crafted
-	run_test "a SYN with a new start PSN replaces a forgotten PDC of its PDCID" t_syn_new_start
+	run_test "a SYN with a new start PSN replaces a quiet PDC of its PDCID, not a busy one" t_syn_new_start
 	for imp in "loss 1%" "loss 5%" "delay 1ms reorder 90% 50%" "duplicate 5%"; do
 		selected "netem $imp" || continue
 		if impair $imp; then

@@ -90,7 +90,7 @@ struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
 	pdc->mode = mode;
 	pdc->job = job;
 	pdc->av = *av;
-	pdc->last_rx = jiffies;
+	WRITE_ONCE(pdc->last_rx, jiffies);
 
 	/* a random PDCID (3.5.8.2), 0 is never one */
 	for (tries = 0; tries < 16; tries++) {

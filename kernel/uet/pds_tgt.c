@@ -183,9 +183,12 @@ static int rue_pdc_tgt_room(struct rue_uet_dev *u,
  * still hold the old one, until RUE_PDC_IDLE.  Taken for the new PDC,
  * its PSNs would be nowhere near the new ones and nothing would be
  * acknowledged until the initiator's retries ran out; it is unlinked
- * into *@stale instead, for the caller to close.  (A SYN of the earlier
- * PDC delayed past the new one's first would do the same to the new
- * one; a network does not hold packets that long.)  u->lock held.
+ * into *@stale instead, for the caller to close - once it has been
+ * quiet for RUE_PDC_PROBATION.  Until then the SYN is refused with
+ * ERR_PTR(-EBUSY) and its initiator's RTO sends it again (its retries
+ * outlast the probation): a forged SYN, which needs only an address
+ * and a 16-bit PDCID, cannot close a PDC in use, nor can a SYN of an
+ * earlier PDC the network delayed past the new one's.  u->lock held.
  */
 static struct rue_pdc *rue_pdc_tgt_find(struct rue_uet_dev *u, u32 h,
 					const struct rue_uet_rx *rx, u32 start,
@@ -199,6 +202,9 @@ static struct rue_pdc *rue_pdc_tgt_find(struct rue_uet_dev *u, u32 h,
 			continue;
 		if (pdc->start_psn == start)
 			return pdc;
+		if (time_before(jiffies, READ_ONCE(pdc->last_rx) +
+					 RUE_PDC_PROBATION))
+			return ERR_PTR(-EBUSY);
 		rue_pdc_tgt_unlink(u, pdc);
 		*stale = pdc;
 		return NULL;
@@ -206,7 +212,11 @@ static struct rue_pdc *rue_pdc_tgt_find(struct rue_uet_dev *u, u32 h,
 	return NULL;
 }
 
-/* The target PDC a SYN request opens, or the one it opened before. */
+/*
+ * The target PDC a SYN request opens, or the one it opened before; NULL
+ * without room, ERR_PTR(-EBUSY) while the PDC the SYN would supersede
+ * is in use (both count in syn_refused).
+ */
 static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 				       const struct rue_uet_rx *rx,
 				       u32 psn, u16 psn_off, u8 mode, u32 job)
@@ -217,6 +227,10 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 
 	spin_lock_bh(&u->lock);
 	pdc = rue_pdc_tgt_find(u, h, rx, psn - psn_off, &stale);
+	if (IS_ERR(pdc)) {
+		rue_uet_stat_inc(rdev, RUE_USTAT_SYN_REFUSED);
+		goto out;
+	}
 	if (pdc) {
 		refcount_inc(&pdc->ref);
 		goto out;
@@ -435,7 +449,7 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 	/* a READ is answered, with its data, every time it comes */
 	if (!close && (rx->ses->opcode & 0x3f) == RUE_SES_READ)
 		read = rx;
-	pdc->last_rx = jiffies;
+	WRITE_ONCE(pdc->last_rx, jiffies);
 	if (!rue_pdc_tgt_admit(pdc, rx, psn, d, read))
 		return;
 	if (close) {
@@ -500,6 +514,11 @@ void rue_pds_tgt_rcv_req(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	else
 		pdc = rue_pdc_lookup(rdev, be16_to_cpu(h->dpdcid),
 				     RUE_PDC_TARGET, rx);
+	if (IS_ERR(pdc)) {
+		/* no NACK: the initiator's next SYN may succeed */
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
 	if (!pdc) {
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		rue_pds_nack_send(rdev, rx, NULL, psn,
@@ -548,6 +567,11 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 		return;
 	}
 	pdc = rue_pdc_lookup(rdev, be16_to_cpu(c->dpdcid), RUE_PDC_TARGET, rx);
+	if (IS_ERR(pdc)) {
+		/* no NACK: the initiator's next SYN may succeed */
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
 	if (!pdc) {
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		rue_pds_nack_send(rdev, rx, NULL, psn, RUE_NACK_INV_DPDCID);
@@ -559,7 +583,7 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 	} else if (type == RUE_PDS_CTL_PROBE) {
 		/* no PSN: answered at once, whatever it names */
-		pdc->last_rx = jiffies;
+		WRITE_ONCE(pdc->last_rx, jiffies);
 		rue_uet_stat_inc(rdev, RUE_USTAT_TLP_PROBES_RCVD);
 		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, NULL, NULL, c);
 	} else {

@@ -92,7 +92,8 @@ enum rue_ustat {
 	/* a UET packet arrived with CE in the IP ECN field, any type */
 	RUE_USTAT_ECN_MARKED_RCVD,
 	/* a SYN opened no target PDC: its initiator's address bucket was
-	 * full, or the table was and no PDC could be evicted (pds_tgt.c)
+	 * full, or the table was and no PDC could be evicted, or it had
+	 * a new start PSN for a PDC used in the last 100 ms (pds_tgt.c)
 	 */
 	RUE_USTAT_SYN_REFUSED,
 	/* a target PDC SES had taken no request of was closed to make room
