@@ -26,6 +26,7 @@
 #include "core/stats.h"
 #include "core/verbs.h"
 #include "net/pfc.h"
+#include "roce/mcast.h"
 #include "net/txq.h"
 #include "roce/rc.h"
 #include "roce/uc.h"
@@ -67,6 +68,7 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	 * work, the device's work.  Stop them all before the counters go.
 	 */
 	rue_uet_dev_free(rdev);
+	rue_mcast_free(rdev);
 	rue_pfc_free(rdev);
 	if (rdev->wq)
 		destroy_workqueue(rdev->wq);
@@ -152,6 +154,7 @@ static int rue_dev_init_parts(struct rue_dev *rdev, const char *name)
 	rue_pfc_init(rdev);
 	rue_jobs_init(&rdev->jobs);
 	rue_uet_dev_init(rdev);
+	rue_mcast_init(rdev);
 	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
@@ -197,6 +200,7 @@ static void rue_dev_assemble(struct rue_dev *rdev)
 	rue_qp_set_ops(ibdev);
 	rue_srq_set_ops(ibdev);
 	rue_stats_set_ops(ibdev);
+	rue_mcast_set_ops(ibdev);
 }
 
 /* Tie the device to the netdev and register it (device.c, step 1). */

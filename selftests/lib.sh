@@ -416,6 +416,29 @@ server_client() {
 	tail -n 3 "$log.cli"
 }
 
+# mckey_pair RNS RADDR SNS SADDR GROUP: rdma_cm multicast with librdmacm's
+# mckey.  A receiver in namespace RNS ("-": this one), bound to RADDR,
+# joins GROUP with two UD QPs; once both have joined, a sender in SNS bound
+# to SADDR joins as a send-only member and sends 20 datagrams of 1000
+# bytes, and each receiving QP must get all 20.
+mckey_pair() {
+	local rns=$1 raddr=$2 sns=$3 saddr=$4 group=$5 rpid rc=0
+	local log=$RUE_OUT/mckey.$$
+	in_ns "$rns" timeout 60 stdbuf -oL mckey -m "$group" -b "$raddr" -c 2 \
+		-C 20 -S 1000 >"$log.r" 2>&1 &
+	rpid=$!
+	busywait 30000 grep -q "receiving data transfers" "$log.r" || rc=1
+	in_ns "$sns" timeout 60 mckey -m "$group" -b "$saddr" -s -o -C 20 \
+		-S 1000 >"$log.s" 2>&1 || rc=1
+	wait $rpid || rc=1
+	if [ $rc != 0 ]; then
+		echo "receiver:"; pair_tail "$log.r"
+		echo "sender:"; pair_tail "$log.s"
+		return 1
+	fi
+	tail -n 2 "$log.r"
+}
+
 # A counter from "rdma statistic show link DEV/1".
 rue_stat() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -n 1

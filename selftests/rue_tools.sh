@@ -7,14 +7,14 @@
 # rdma_cm; UC QPs' WRITE and SEND too), ibv_rc_pingpong, ibv_uc_pingpong,
 # ibv_ud_pingpong and ibv_srq_pingpong with data checks, SENDs into
 # shared receive queues (--use-srq, RC and UD), and the
-# rdma_cm tools rping and ucmatose; both on one device (loopback) and
-# between two network namespaces.
+# rdma_cm tools rping, ucmatose and mckey (UD multicast); both on one
+# device (loopback) and between two network namespaces.
 #
 #   ns A: veth t0 10.11.0.1 (rue rt0) <---> veth t1 10.11.0.2 (rue rt1) : ns B
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose mckey stdbuf
 
 LIMIT=${RUE_TOOLS_TIMEOUT:-180}
 
@@ -76,6 +76,16 @@ t_ucmatose() {
 		ucmatose -s 10.11.0.1 -c 4 -C 20 -S 8192
 }
 
+# mckey: two UD QPs of ns B (netns) or of the sender's own device (loop,
+# through the IP stack's multicast loopback) receive a group's datagrams.
+t_mckey() {
+	if [ "$1" = loop ]; then
+		mckey_pair "$A" 10.11.0.1 "$A" 10.11.0.1 239.1.11.1
+	else
+		mckey_pair "$B" 10.11.0.2 "$A" 10.11.0.1 239.1.11.2
+	fi
+}
+
 t_counters_clean() {
 	local dev bad=0 c
 	for dev in rt0 rt1; do
@@ -115,6 +125,7 @@ for topo in netns loop; do
 	run_test "ibv_ud_pingpong with data check ($topo)" udpingpong $topo
 	run_test "rping with data check ($topo)" t_rping $topo
 	run_test "ucmatose, 4 connections ($topo)" t_ucmatose $topo
+	run_test "mckey, a multicast group of 2 UD QPs ($topo)" t_mckey $topo
 done
 run_test "no drops, bad packets or errors counted" t_counters_clean
 tap_done

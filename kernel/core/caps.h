@@ -38,5 +38,10 @@
 #define RUE_MAX_MSG_BYTES	RUE_MAX_MSG_SIZE
 #define RUE_GID_TABLE_LEN	64
 #define RUE_MAX_FRWR_PAGES	512
+/* UD multicast (roce/mcast.c), as rdma_rxe: IBTA leaves them to the CA */
+#define RUE_MAX_MCAST_GRP	8192
+#define RUE_MAX_MCAST_QP_ATTACH	56
+#define RUE_MAX_TOTAL_MCAST_QP_ATTACH	(RUE_MAX_MCAST_GRP * \
+					 RUE_MAX_MCAST_QP_ATTACH)
 
 #endif /* _RUE_CAPS_H */

@@ -208,6 +208,9 @@ static int rue_query_device(struct ib_device *ibdev,
 	attr->max_srq = RUE_MAX_SRQ;
 	attr->max_srq_wr = RUE_MAX_SRQ_WR;
 	attr->max_srq_sge = RUE_MAX_SGE;
+	attr->max_mcast_grp = RUE_MAX_MCAST_GRP;
+	attr->max_mcast_qp_attach = RUE_MAX_MCAST_QP_ATTACH;
+	attr->max_total_mcast_qp_attach = RUE_MAX_TOTAL_MCAST_QP_ATTACH;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
 	/* completion timestamps: nanoseconds (struct rue_cqe.timestamp) */

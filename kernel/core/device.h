@@ -13,6 +13,7 @@
 #include "cc/cc.h"
 #include "net/pfc.h"
 #include "net/txq.h"
+#include "roce/mcast.h"
 #include "uet/job.h"
 #include "uet/uet_dev.h"
 #include "uet/uet_stats.h"
@@ -58,6 +59,7 @@ struct rue_dev {
 	struct xarray qps;		/* by QPN; RCU lookups on receive */
 	struct xarray mrs;		/* by key >> 8; RCU lookups */
 	struct xarray ahs;		/* user AHs by number */
+	struct rue_mcast mcast;		/* UD multicast groups */
 	u32 qp_next;
 	u32 mr_next;
 	u32 ah_next;

@@ -40,6 +40,8 @@ enum rue_xport_flags {
 	RUE_XPORT_SRQ = 1 << 4,
 	/* its requester's packets in flight follow loss (cc/window.c) */
 	RUE_XPORT_WINDOW = 1 << 5,
+	/* its QPs may be attached to multicast groups (roce/mcast.c) */
+	RUE_XPORT_MCAST = 1 << 6,
 };
 
 /* IB_QPT_DRIVER (0xff) has the last bit of rue_transport_ops.qp_types. */

@@ -13,7 +13,8 @@
  *  - the opcode is one rue implements;
  *  - the ICRC;
  *  - the destination QP exists, has the right type, and (RC) the packet
- *    comes from its peer's address.
+ *    comes from its peer's address; or, for the multicast QPN, the
+ *    destination is a group some UD QP is attached to (mcast.c).
  * Nothing a packet carries is trusted before these pass.
  */
 #include <linux/ip.h>
@@ -23,6 +24,7 @@
 #include <net/inet_ecn.h>
 
 #include "icrc.h"
+#include "mcast.h"
 #include "pkt.h"
 #include "recv.h"
 #include "cc/cc.h"
@@ -123,6 +125,10 @@ static void rue_recv_dispatch(struct rue_dev *rdev, struct rue_pkt *pkt)
 		return;
 	}
 
+	if (pkt->qpn == IB_MULTICAST_QPN) {
+		rue_mcast_rcv(rdev, pkt);
+		return;
+	}
 	qp = rue_qp_get(rdev, pkt->qpn);
 	if (!qp) {
 		rue_stat_inc(rdev, RUE_STAT_RX_DROP_QP);

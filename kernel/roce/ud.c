@@ -18,6 +18,7 @@
 #include <net/ipv6.h>
 #include <rdma/ib_mad.h>
 
+#include "mcast.h"
 #include "pkt.h"
 #include "ud.h"
 #include "cc/cc.h"
@@ -276,8 +277,9 @@ static u8 rue_ud_check_wqe(struct rue_qp *qp, struct rue_swqe *w)
 const struct rue_transport_ops rue_ud_transport = {
 	.name = "ud",
 	.qp_types = BIT(IB_QPT_UD) | BIT(IB_QPT_GSI),
-	.flags = RUE_XPORT_AV_PER_WR | RUE_XPORT_SRQ,
+	.flags = RUE_XPORT_AV_PER_WR | RUE_XPORT_SRQ | RUE_XPORT_MCAST,
 	.rx_opm = RUE_OPM_UD,
+	.unpublish = rue_mcast_qp_leave,
 	.enter = rue_ud_enter,
 	.op_valid = rue_ud_op_valid,
 	.check_wqe = rue_ud_check_wqe,

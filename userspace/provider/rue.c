@@ -33,6 +33,7 @@ static void rue_free_context(struct ibv_context *ibctx);
 
 static const struct verbs_context_ops rue_ctx_ops = {
 	.alloc_pd = rue_alloc_pd,
+	.attach_mcast = ibv_cmd_attach_mcast,
 	.create_ah = rue_create_ah,
 	.create_cq = rue_create_cq,
 	.create_cq_ex = rue_create_cq_ex,
@@ -45,6 +46,7 @@ static const struct verbs_context_ops rue_ctx_ops = {
 	.destroy_cq = rue_destroy_cq,
 	.destroy_qp = rue_destroy_qp,
 	.destroy_srq = rue_destroy_srq,
+	.detach_mcast = ibv_cmd_detach_mcast,
 	.free_context = rue_free_context,
 	.modify_cq = rue_modify_cq,
 	.modify_qp = rue_modify_qp,
