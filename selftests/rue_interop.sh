@@ -13,7 +13,7 @@
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose mckey stdbuf
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose mckey stdbuf fi_pingpong
 
 VERBS=$RUE_BUILD/userspace/tests/rue_verbs_test
 GID6_X=fd00:0013:0000:0000:0000:0000:0000:0001
@@ -152,6 +152,14 @@ t_counters() {
 	return $bad
 }
 
+# fi_pingpong DIR: libfabric's verbs provider, 64 KiB messages, checked.
+t_fi_pingpong() {
+	ends "$1"
+	server_client "$SNS" "$CNS" 47592 \
+		fi_pingpong -p verbs -e msg -d $SDEV -S 65536 -I 100 -c -- \
+		fi_pingpong -p verbs -e msg -d $CDEV -S 65536 -I 100 -c $SIP
+}
+
 # mckey DIR: the server side's two UD QPs receive the client side's
 # datagrams to a group (rdma_cm joins: IGMP for IPv4).  rdma_rxe of 6.12
 # puts only the first of a QP's datagrams to a group on the wire (its
@@ -195,6 +203,7 @@ for dir in rxe-rue rue-rxe; do
 	run_test "rping, data checked ($dir)" t_rping $dir
 	run_test "ucmatose, 4 connections ($dir)" t_ucmatose $dir
 	run_test "mckey, a multicast group of 2 UD QPs ($dir)" t_mckey $dir
+	run_test "fi_pingpong, libfabric verbs provider, data checked ($dir)" t_fi_pingpong $dir
 done
 run_test "verbs cases, rxe0 as device A" t_verbs rxe0 ri1 10.13.0.1 10.13.0.2 fd00:13::1 fd00:13::2
 run_test "verbs cases, rue as device A" t_verbs ri1 rxe0 10.13.0.2 10.13.0.1 fd00:13::2 fd00:13::1

@@ -7,14 +7,15 @@
 # rdma_cm; UC QPs' WRITE and SEND too), ibv_rc_pingpong, ibv_uc_pingpong,
 # ibv_ud_pingpong and ibv_srq_pingpong with data checks, SENDs into
 # shared receive queues (--use-srq, RC and UD), and the
-# rdma_cm tools rping, ucmatose and mckey (UD multicast); both on one
-# device (loopback) and between two network namespaces.
+# rdma_cm tools rping, ucmatose and mckey (UD multicast), and
+# libfabric's fi_pingpong over its verbs provider; both on one device
+# (loopback) and between two network namespaces.
 #
 #   ns A: veth t0 10.11.0.1 (rue rt0) <---> veth t1 10.11.0.2 (rue rt1) : ns B
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose mckey stdbuf
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose mckey stdbuf fi_pingpong
 
 LIMIT=${RUE_TOOLS_TIMEOUT:-180}
 
@@ -76,6 +77,15 @@ t_ucmatose() {
 		ucmatose -s 10.11.0.1 -c 4 -C 20 -S 8192
 }
 
+# libfabric's verbs provider (FI_EP_MSG over rdma_cm): fi_pingpong of
+# 64 KiB messages, data checked.
+t_fi_pingpong() {
+	local dev_c=rt1
+	[ "$1" = loop ] && dev_c=rt0
+	pair "$1" 47592 fi_pingpong -p verbs -e msg -d rt0 -S 65536 -I 100 -c -- \
+		fi_pingpong -p verbs -e msg -d $dev_c -S 65536 -I 100 -c 10.11.0.1
+}
+
 # mckey: two UD QPs of ns B (netns) or of the sender's own device (loop,
 # through the IP stack's multicast loopback) receive a group's datagrams.
 t_mckey() {
@@ -126,6 +136,7 @@ for topo in netns loop; do
 	run_test "rping with data check ($topo)" t_rping $topo
 	run_test "ucmatose, 4 connections ($topo)" t_ucmatose $topo
 	run_test "mckey, a multicast group of 2 UD QPs ($topo)" t_mckey $topo
+	run_test "fi_pingpong, libfabric verbs provider, data checked ($topo)" t_fi_pingpong $topo
 done
 run_test "no drops, bad packets or errors counted" t_counters_clean
 tap_done
