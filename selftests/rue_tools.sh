@@ -77,13 +77,16 @@ t_ucmatose() {
 		ucmatose -s 10.11.0.1 -c 4 -C 20 -S 8192
 }
 
-# libfabric's verbs provider (FI_EP_MSG over rdma_cm): fi_pingpong of
-# 64 KiB messages, data checked.
+# libfabric's verbs provider: fi_pingpong of 64 KiB messages, data
+# checked, over MSG endpoints (rdma_cm connections) or RDM ones (ofi_rxm
+# over them, as MPI uses libfabric; at its default universe size it asks
+# for CQs larger than 32768 entries).  fi_pingpong TOPO msg|rdm
 t_fi_pingpong() {
-	local dev_c=rt1
+	local dev_c=rt1 prov=verbs
 	[ "$1" = loop ] && dev_c=rt0
-	pair "$1" 47592 fi_pingpong -p verbs -e msg -d rt0 -S 65536 -I 100 -c -- \
-		fi_pingpong -p verbs -e msg -d $dev_c -S 65536 -I 100 -c 10.11.0.1
+	[ "$2" = rdm ] && prov='verbs;ofi_rxm'
+	pair "$1" 47592 fi_pingpong -p "$prov" -e $2 -d rt0 -S 65536 -I 100 -c -- \
+		fi_pingpong -p "$prov" -e $2 -d $dev_c -S 65536 -I 100 -c 10.11.0.1
 }
 
 # mckey: two UD QPs of ns B (netns) or of the sender's own device (loop,
@@ -136,7 +139,8 @@ for topo in netns loop; do
 	run_test "rping with data check ($topo)" t_rping $topo
 	run_test "ucmatose, 4 connections ($topo)" t_ucmatose $topo
 	run_test "mckey, a multicast group of 2 UD QPs ($topo)" t_mckey $topo
-	run_test "fi_pingpong, libfabric verbs provider, data checked ($topo)" t_fi_pingpong $topo
+	run_test "fi_pingpong, libfabric verbs provider, data checked ($topo)" t_fi_pingpong $topo msg
+	run_test "fi_pingpong, libfabric RDM endpoints (verbs;ofi_rxm), data checked ($topo)" t_fi_pingpong $topo rdm
 done
 run_test "no drops, bad packets or errors counted" t_counters_clean
 tap_done

@@ -19,7 +19,7 @@
 #define RUE_MAX_SGE		32
 #define RUE_MAX_INLINE		512
 #define RUE_MAX_CQ		BIT(16)
-#define RUE_MAX_CQE		BIT(15)	/* 64-byte CQEs in a 4 MiB ring */
+#define RUE_MAX_CQE		BIT(20)	/* 64-byte CQEs: a 64 MiB ring */
 #define RUE_MAX_MR		BIT(20)
 #define RUE_MAX_PD		BIT(16)
 #define RUE_MAX_AH		BIT(16)

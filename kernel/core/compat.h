@@ -23,4 +23,11 @@
 #include <asm/unaligned.h>
 #endif
 
+/* 6.3 made vm_flags writable only through vm_flags_set() and friends. */
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+#define rue_vm_flags_set(vma, flags) vm_flags_set(vma, flags)
+#else
+#define rue_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))
+#endif
+
 #endif /* _RUE_COMPAT_H */

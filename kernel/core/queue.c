@@ -2,17 +2,24 @@
 /*
  * Ring memory and its mapping into user space.
  *
- * Rings are physically contiguous so that rdma_user_mmap_io() can map
- * them: the core then tracks every mapping and zaps it when the device is
- * disassociated (unregistered while a process holds it), and calls
- * mmap_free once the driver has removed the entry and the last mapping is
- * gone.  Memory is normal cacheable RAM, mapped with the VMA's own
- * protection.
+ * Rings up to RUE_RING_CONTIG_BYTES are physically contiguous so that
+ * rdma_user_mmap_io() can map them: the core then tracks every mapping
+ * and zaps it when the device is disassociated (unregistered while a
+ * process holds it), and calls mmap_free once the driver has removed the
+ * entry and the last mapping is gone.  Larger rings are vmalloc'd and
+ * mapped page by page (vm_insert_page()), which the core does not track:
+ * such a mapping outlives a disassociation, and each mapped page holds a
+ * reference, so vfree() in mmap_free leaves the pages to the last unmap -
+ * the process keeps its own ring's memory, nothing else.  Memory is
+ * normal cacheable RAM, mapped with the VMA's own protection, and
+ * charged to the memory cgroup of the process that creates the queue.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
+#include "compat.h"
 #include "queue.h"
 
 /**
@@ -35,7 +42,11 @@ int rue_ring_alloc(struct rue_ring *ring, u32 nslots, u32 stride)
 		return -EINVAL;
 	size = PAGE_ALIGN(size);
 
-	ring->buf = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
+	if (size <= RUE_RING_CONTIG_BYTES)
+		ring->buf = alloc_pages_exact(size, GFP_KERNEL_ACCOUNT |
+						    __GFP_ZERO);
+	else
+		ring->buf = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!ring->buf)
 		return -ENOMEM;
 	ring->size = size;
@@ -77,15 +88,42 @@ int rue_ring_map_user(struct rue_ring *ring, struct ib_ucontext *uctx,
 	return 0;
 }
 
+static void rue_ring_buf_free(void *buf, size_t size)
+{
+	if (is_vmalloc_addr(buf))
+		vfree(buf);
+	else
+		free_pages_exact(buf, size);
+}
+
 /* Free a kernel ring, or let go of a user ring (see struct rue_ring). */
 void rue_ring_free(struct rue_ring *ring)
 {
 	if (ring->entry)
 		rdma_user_mmap_entry_remove(&ring->entry->rdma);
 	else if (ring->buf)
-		free_pages_exact(ring->buf, ring->size);
+		rue_ring_buf_free(ring->buf, ring->size);
 	ring->buf = NULL;
 	ring->entry = NULL;
+}
+
+/* Map a vmalloc'd ring (the entry checked the VMA's length). */
+static int rue_mmap_vmalloc(struct vm_area_struct *vma, void *buf,
+			    size_t size)
+{
+	unsigned long addr = vma->vm_start;
+	size_t off;
+	int err;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;	/* as rdma_user_mmap_io() */
+	rue_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	for (off = 0; off < size; off += PAGE_SIZE, addr += PAGE_SIZE) {
+		err = vm_insert_page(vma, addr, vmalloc_to_page(buf + off));
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int rue_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
@@ -98,8 +136,13 @@ int rue_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 	if (!rdma_entry)
 		return -EINVAL;
 	entry = container_of(rdma_entry, struct rue_mmap_entry, rdma);
-	err = rdma_user_mmap_io(uctx, vma, PHYS_PFN(virt_to_phys(entry->buf)),
-				entry->size, vma->vm_page_prot, rdma_entry);
+	if (!is_vmalloc_addr(entry->buf))
+		err = rdma_user_mmap_io(uctx, vma,
+					PHYS_PFN(virt_to_phys(entry->buf)),
+					entry->size, vma->vm_page_prot,
+					rdma_entry);
+	else
+		err = rue_mmap_vmalloc(vma, entry->buf, entry->size);
 	rdma_user_mmap_entry_put(rdma_entry);
 	return err;
 }
@@ -109,6 +152,6 @@ void rue_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 	struct rue_mmap_entry *entry =
 		container_of(rdma_entry, struct rue_mmap_entry, rdma);
 
-	free_pages_exact(entry->buf, entry->size);
+	rue_ring_buf_free(entry->buf, entry->size);
 	kfree(entry);
 }

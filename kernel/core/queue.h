@@ -9,8 +9,13 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rue-abi.h>
 
-/* A ring lives in one physically contiguous allocation: at most 4 MiB. */
-#define RUE_RING_MAX_BYTES (4U << 20)
+/*
+ * A ring of up to RUE_RING_CONTIG_BYTES lives in one physically
+ * contiguous allocation; a larger one (big CQs: libfabric's RDM
+ * endpoints ask for hundreds of thousands of entries) in vmalloc space.
+ */
+#define RUE_RING_CONTIG_BYTES	(4U << 20)
+#define RUE_RING_MAX_BYTES	(128U << 20)
 
 struct rue_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
@@ -19,7 +24,7 @@ struct rue_mmap_entry {
 };
 
 struct rue_ring {
-	void *buf;			/* zeroed, contiguous, page-aligned */
+	void *buf;			/* zeroed, page-aligned */
 	size_t size;			/* bytes, whole pages */
 	struct rue_ring_hdr *hdr;	/* at buf */
 	void *slots;			/* at buf + RUE_RING_DATA_OFFSET */
