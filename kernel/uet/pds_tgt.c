@@ -567,11 +567,6 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 		return;
 	}
 	pdc = rue_pdc_lookup(rdev, be16_to_cpu(c->dpdcid), RUE_PDC_TARGET, rx);
-	if (IS_ERR(pdc)) {
-		/* no NACK: the initiator's next SYN may succeed */
-		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
-		return;
-	}
 	if (!pdc) {
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		rue_pds_nack_send(rdev, rx, NULL, psn, RUE_NACK_INV_DPDCID);
