@@ -118,6 +118,15 @@ int rue_rq_take(struct rue_qp *qp, struct rue_ksge *sg,
 	return 0;
 }
 
+/* RoCEv2 has no SL on the wire: a datagram's sl names its L3 header. */
+static u8 rue_rq_cqe_sl(u8 flags)
+{
+	if (!(flags & RUE_CQE_F_GRH))
+		return 0;
+	return RUE_CQE_SL_UDP | ((flags & RUE_CQE_F_IPV4) ? RUE_CQE_SL_IPV4 :
+							   RUE_CQE_SL_IPV6);
+}
+
 void rue_rq_complete(struct rue_qp *qp, const struct rue_rqe_info *info,
 		     u8 status, u8 opcode, u32 byte_len, u8 flags, u64 imm,
 		     u32 src_qp, bool solicited)
@@ -127,6 +136,7 @@ void rue_rq_complete(struct rue_qp *qp, const struct rue_rqe_info *info,
 		.status = status,
 		.opcode = opcode,
 		.flags = flags,
+		.sl = rue_rq_cqe_sl(flags),
 		.byte_len = byte_len,
 		.qp_num = qp->ibqp.qp_num,
 		.src_qp = src_qp,

@@ -206,6 +206,18 @@ enum rue_cqe_flags {
 	RUE_CQE_F_IPV4 = 1 << 3,   /* UD: the GRH is an IPv4 header */
 };
 
+/*
+ * The sl of a UD receive over RoCEv2 carries the packet type, coded as
+ * RoCE NICs report it: IBTA A17.4.5.1 asks the CQE to tell IPv4 from IPv6
+ * frames, and user space has no other field for it (UCX's UD transport
+ * reads it to find the destination address in the GRH area).
+ */
+enum rue_cqe_sl {
+	RUE_CQE_SL_IPV6 = 0x1,	   /* bits 2:0, the L3 header */
+	RUE_CQE_SL_IPV4 = 0x2,
+	RUE_CQE_SL_UDP = 0x8,	   /* the frame had a UDP header: RoCEv2 */
+};
+
 /* A completion queue slot. */
 struct rue_cqe {
 	__aligned_u64 wr_id;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // UD: datagrams arrive behind a 40-byte GRH (for RoCEv2 over IPv4 the
-// IPv4 header in its last 20 bytes) with IBV_WC_GRH and the sender's QPN;
-// an address handle made from the completion reaches the sender; a wrong
-// Q_Key drops the datagram; a datagram larger than the path MTU fails.
+// IPv4 header in its last 20 bytes) with IBV_WC_GRH, the sender's QPN and
+// the packet type in sl; an address handle made from the completion
+// reaches the sender; a wrong Q_Key drops the datagram; a datagram larger
+// than the path MTU fails.
 #include <arpa/inet.h>
 #include <netinet/ip.h>
 #include <netinet/ip6.h>
@@ -60,11 +61,21 @@ class Ud : public TopologyTest {
   Region la, lb;
 };
 
+bool IsV4Mapped(const ibv_gid& gid) {
+  return memcmp(gid.raw, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0;
+}
+
+// The sl of a UD receive over RoCEv2: the packet type as RoCE NICs give
+// it (0x8 UDP, 0x2 IPv4, 0x1 IPv6), which UCX reads to find the
+// destination address in the GRH area.
+uint8_t RoceV2Sl(const Endpoint& from) {
+  return IsV4Mapped(from.gid()) ? 0xa : 0x9;
+}
+
 void Ud::CheckGrh(const uint8_t* grh, const Endpoint& from,
                   const Endpoint& to) {
   ibv_gid src = from.gid(), dst = to.gid();
-  bool v4 = memcmp(src.raw, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0;
-  if (v4) {
+  if (IsV4Mapped(src)) {
     // IPv4 over RoCEv2: the IPv4 header in the last 20 bytes.
     iphdr ip;
     memcpy(&ip, grh + 20, sizeof(ip));
@@ -120,6 +131,9 @@ TEST_P(Ud, SendReceiveWithGrh) {
         EXPECT_EQ(wc.imm_data, htonl(0xabc00000 + id));
       }
       EXPECT_EQ(wc.pkey_index, 0);
+      if (b_.dev->IsRue()) {
+        EXPECT_EQ(wc.sl, RoceV2Sl(a_)) << WcString(wc);  // rxe gives 0
+      }
       CheckGrh(lb.data(roff), a_, b_);
       EXPECT_TRUE(
           SameBytes(lb.buf.span(roff + kGrh, size), la.buf.span(loff, size)))

@@ -162,6 +162,8 @@ struct Device {
 
   ~Device();
   ibv_gid Gid(int index) const;
+  // rue rather than the device it is tested against (rdma_rxe).
+  bool IsRue() const { return attr.vendor_part_id == 0x7275; }
   // The port's active MTU in bytes, and as the enum.
   uint32_t MtuBytes() const;
   ibv_mtu ActiveMtu() const;
