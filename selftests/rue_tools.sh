@@ -7,15 +7,17 @@
 # rdma_cm; UC QPs' WRITE and SEND too), ibv_rc_pingpong, ibv_uc_pingpong,
 # ibv_ud_pingpong and ibv_srq_pingpong with data checks, SENDs into
 # shared receive queues (--use-srq, RC and UD), and the
-# rdma_cm tools rping, ucmatose and mckey (UD multicast), and
-# libfabric's fi_pingpong over its verbs provider; both on one device
+# rdma_cm tools rping, ucmatose and mckey (UD multicast),
+# libfabric's fi_pingpong over its verbs provider and UCX's
+# ucx_perftest over its verbs transports; both on one device
 # (loopback) and between two network namespaces.
 #
 #   ns A: veth t0 10.11.0.1 (rue rt0) <---> veth t1 10.11.0.2 (rue rt1) : ns B
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose mckey stdbuf fi_pingpong
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose mckey stdbuf fi_pingpong \
+	ucx_perftest
 
 LIMIT=${RUE_TOOLS_TIMEOUT:-180}
 
@@ -89,6 +91,23 @@ t_fi_pingpong() {
 		fi_pingpong -p "$prov" -e $2 -d $dev_c -S 65536 -I 100 -c 10.11.0.1
 }
 
+# UCX, as MPI and UCX applications use it: ucx_perftest over UCX's own
+# verbs transports, ud_verbs (UCX's UD reliability; it checks each
+# datagram's destination address in the GRH area against the device's
+# GIDs, using the packet type RoCE NICs give in the completion's sl) and
+# rc_verbs (tag matching, rendezvous, puts, gets, atomics).  UCX_TLS only
+# keeps UCX off shared memory, which two namespaces of one host share.
+# ucx_perftest checks completions, not data.  t_ucx TOPO TLS ARGS...
+t_ucx() {
+	local topo=$1 tls=$2 dev_c=rt1
+	shift 2
+	[ "$topo" = loop ] && dev_c=rt0
+	pair "$topo" 13337 env UCX_TLS=$tls UCX_NET_DEVICES=rt0:1 \
+		ucx_perftest -p 13337 -- \
+		env UCX_TLS=$tls UCX_NET_DEVICES=$dev_c:1 \
+		ucx_perftest 10.11.0.1 -p 13337 "$@"
+}
+
 # mckey: two UD QPs of ns B (netns) or of the sender's own device (loop,
 # through the IP stack's multicast loopback) receive a group's datagrams.
 t_mckey() {
@@ -141,6 +160,14 @@ for topo in netns loop; do
 	run_test "mckey, a multicast group of 2 UD QPs ($topo)" t_mckey $topo
 	run_test "fi_pingpong, libfabric verbs provider, data checked ($topo)" t_fi_pingpong $topo msg
 	run_test "fi_pingpong, libfabric RDM endpoints (verbs;ofi_rxm), data checked ($topo)" t_fi_pingpong $topo rdm
+	run_test "ucx_perftest tag_lat over UCX's ud_verbs ($topo)" \
+		t_ucx $topo ud_verbs -t tag_lat -s 8 -w 100 -n 1000
+	run_test "ucx_perftest tag_bw 1 MiB (rendezvous) over rc_verbs ($topo)" \
+		t_ucx $topo rc_verbs,ud_verbs -t tag_bw -s 1048576 -w 10 -n 100
+	run_test "ucx_perftest ucp_get 64 KiB over rc_verbs ($topo)" \
+		t_ucx $topo rc_verbs,ud_verbs -t ucp_get -s 65536 -w 10 -n 200
+	run_test "ucx_perftest ucp_fadd over rc_verbs ($topo)" \
+		t_ucx $topo rc_verbs,ud_verbs -t ucp_fadd -w 100 -n 1000
 done
 run_test "no drops, bad packets or errors counted" t_counters_clean
 tap_done

@@ -14,7 +14,7 @@
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose ucx_perftest
 
 source "$(dirname "$0")/lib_pair.sh"
 
@@ -121,6 +121,19 @@ t_ucmatose() {
 	pair ucmatose -b $A -c 4 -C 20 -S 8192 -- ucmatose -s $A -c 4 -C 20 -S 8192
 }
 
+# UCX at its defaults, as an MPI job between two hosts starts it: it
+# picks its transports itself and must pick rue's (this host's rue
+# counts the packets of every iteration; eth0's TCP would be the other
+# choice).
+t_ucx() {
+	local rx
+	rx=$(rue_stat "$DEV" rx_packets)
+	pair ucx_perftest -p 13337 -- ucx_perftest $A -p 13337 "$@" || return 1
+	rx=$(($(rue_stat "$DEV" rx_packets) - rx))
+	echo "$DEV received $rx packets"
+	[ "$rx" -ge 200 ]
+}
+
 t_to_rxe() {
 	[ "$HOST" = a ] && return 0
 	use_link rxe rxb
@@ -183,6 +196,7 @@ step "ib_write_lat" perftest ib_write_lat -s 64 -n 500
 step "ib_send_bw over rdma_cm" perftest ib_send_bw -R -s 4096 -n 200
 step "rping, data checked" t_rping
 step "ucmatose, 4 connections" t_ucmatose
+step "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx -t tag_bw -s 1048576 -w 10 -n 200
 step "nothing malformed, refused or failed on rue" t_counters
 link_report
 step "host b switches to rdma_rxe" t_to_rxe
