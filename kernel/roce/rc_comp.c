@@ -326,6 +326,15 @@ static void rue_req_rnr(struct rue_qp *qp, u32 psn, u8 timer)
 	hrtimer_start(&req->rnr_timer,
 		      ns_to_ktime((u64)rue_rnr_usecs[timer & 31] * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_SOFT);
+	/*
+	 * The responder answered: the transport timer starts over.  Without
+	 * this it ran from the first send across every RNR round, and each
+	 * expiry that found the retry sent and its RNR NAK not yet back
+	 * spent a transport retry (IBTA 9.7.5.2: RNR retries count apart):
+	 * a receiver slow to post receives failed the QP with
+	 * RETRY_EXC_ERR although rnr_retry 7 means forever.
+	 */
+	rue_req_arm_rto(qp, true);
 }
 
 static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)

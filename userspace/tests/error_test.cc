@@ -305,10 +305,13 @@ TEST_P(RcError, RnrRetryExceededWriteWithImm) {
 }
 
 // rnr_retry 7 retries forever: sends that found no receive WQE complete
-// once receives are posted, much later, in order and intact.
+// once receives are posted, much later, in order and intact.  The wait
+// lasts many transport timeouts (16.8 ms, 7 retries): RNR rounds spend
+// none of them.
 void RnrForever(RcPair& p, const Endpoint& ea, const Endpoint& eb, uint32_t n) {
   QpOptions oa, ob;
   oa.rnr_retry = 7;
+  oa.timeout = 12;
   ob.min_rnr_timer = 12;  // 0.64 ms
   ASSERT_NO_FATAL_FAILURE(MakeRcPair(ea, eb, oa, ob, &p));
   Region l, r;
@@ -320,7 +323,7 @@ void RnrForever(RcPair& p, const Endpoint& ea, const Endpoint& eb, uint32_t n) {
     ibv_send_wr w = SendWr(i, IBV_WR_SEND, &s, 1);
     ASSERT_EQ(PostSend(p.a.qp.get(), &w), 0);
   }
-  ASSERT_TRUE(NoCompletion(p.a.scq.get(), milliseconds(300)));
+  ASSERT_TRUE(NoCompletion(p.a.scq.get(), milliseconds(1000)));
   for (uint32_t i = 0; i < n; i++) {
     ibv_sge s = r.sge(i * 4096, 4096);
     ASSERT_EQ(PostRecv(p.b.qp.get(), i, &s, 1), 0);
