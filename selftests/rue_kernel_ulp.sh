@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Kernel consumers: NVMe over Fabrics and NFS over RDMA run over rue.  The nvmet-rdma
-# target exports a memory-backed null_blk device on a rue link, and the
+# Kernel consumers: NVMe over Fabrics and NFS over RDMA run over rue.
+# The nvmet-rdma target exports a memory-backed null_blk device on a rue link, and the
 # nvme-rdma host connects to it through rdma_cm; both are kernel ULPs, so
 # this exercises kernel verbs, DMA and fast-registration MRs, local and
 # remote invalidation, the GSI QP and the CM.  Data written through the
@@ -162,8 +162,11 @@ nfs_roundtrip() {
 	return $rc
 }
 
+# Prints each step's time and both devices' nonzero counters: how long
+# the go-backs took is the first thing to look at when this is slow.
 t_nfs_io() {
-	local t=$(date +%s%N)
+	local t
+	t=$(date +%s%N)
 	nfs_roundtrip small 4000 4000 && nfs_roundtrip mid 1048576 65536 || return 1
 	echo "small, mid $((($(date +%s%N) - t) / 1000000)) ms"; t=$(date +%s%N)
 	nfs_roundtrip big 16777216 1048576 || return 1
