@@ -269,14 +269,7 @@ rdma_dev_exists() {
 
 # GID index of an IPv4 address on an RDMA device (RoCEv2 entries).
 gid_index_of() {
-	local dev=$1 ip=$2 f
-	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
-		if [ "$(cat "$f" 2>/dev/null)" = "$(ipv4_gid "$ip")" ]; then
-			basename "$f"
-			return 0
-		fi
-	done
-	return 1
+	gid_index_of_gid "$1" "$(ipv4_gid "$2")"
 }
 
 # The IPv4-mapped GID of an address, as sysfs prints it.
@@ -301,14 +294,16 @@ ipv6_gid() {
 
 # GID index of any GID (as sysfs prints it) on an RDMA device.
 gid_index_of_gid() {
-	local f
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		if [ "$(cat "$f" 2>/dev/null)" = "$2" ]; then
-			basename "$f"
-			return 0
-		fi
+	local d=/sys/class/infiniband/$1/ports/1/gids i g
+	# By index, with the shell's own read: rdma_rxe's table has 1024
+	# entries, which a glob orders 0, 1, 10, 100, 1000, ..., 2, and a
+	# process per entry took 15 s to reach index 2 in a TCG guest.
+	for ((i = 0; ; i++)); do
+		[ -e "$d/$i" ] || return 1
+		g=
+		read -r g <"$d/$i" 2>/dev/null
+		[ "$g" = "$2" ] && { echo $i; return 0; }
 	done
-	return 1
 }
 
 # in_ns NS CMD...: run CMD in namespace NS, or in ours if NS is "-".
@@ -324,7 +319,8 @@ in_ns() {
 # ucma_get_event) and no other thread runs or is in another write().
 # perftest and ucmatose wait for events in the thread that listened;
 # rping has a thread waiting before it listens, and then waits on a
-# semaphore (a futex) in the one that did.
+# semaphore (a futex) in the one that did.  rsockets keep their event
+# channel non-blocking and wait in poll() (rstream -T b, rcopy).
 cm_waiting() {
 	local p t nr wc waiting
 	for p in "$@"; do
@@ -338,6 +334,8 @@ cm_waiting() {
 				waiting=1
 			elif [ "$nr" = running ] || [ "$nr" = 1 ]; then
 				continue 2
+			elif [ "$nr" = 7 ] || [ "$nr" = 271 ]; then
+				waiting=1	# poll, ppoll: an rsocket
 			fi
 		done
 		[ $waiting = 1 ] && return 0
@@ -416,11 +414,47 @@ server_client() {
 	tail -n 3 "$log.cli"
 }
 
+# daemon_client SNS CNS PORT SERVER... -- CLIENT...: like server_client,
+# for a server that serves until it is killed (rcopy, cmtime):
+# the client must succeed, and the server must still be running when it
+# has (a server that died on the way failed).
+daemon_client() {
+	local sns=$1 cns=$2 port=$3 srv=() cli=() in_cli=0 a rc=0 spid
+	local log=$RUE_OUT/daemon.$$ limit=${RUE_PAIR_TIMEOUT:-180}
+	shift 3
+	for a in "$@"; do
+		if [ "$a" = -- ]; then in_cli=1; continue; fi
+		if [ $in_cli = 1 ]; then cli+=("$a"); else srv+=("$a"); fi
+	done
+	# timeout itself is the background job, so that killing it (it
+	# passes SIGTERM on) reaches the server; it then exits with 143.
+	if [ "$sns" = - ]; then
+		timeout "$limit" "${srv[@]}" >"$log.srv" 2>&1 &
+	else
+		timeout "$limit" ip netns exec "$sns" "${srv[@]}" >"$log.srv" 2>&1 &
+	fi
+	spid=$!
+	busywait 30000 listening "$sns" "$port" || { echo "server not listening on $port after 30 s"; rc=1; }
+	in_ns "$cns" timeout "$limit" "${cli[@]}" >"$log.cli" 2>&1 || { echo "client exit $?"; rc=1; }
+	kill $spid 2>/dev/null
+	wait $spid
+	a=$?
+	[ $a = 143 ] || { echo "server ended before the client did (exit $a)"; rc=1; }
+	if [ $rc != 0 ]; then
+		echo "server:"; pair_tail "$log.srv"
+		echo "client:"; pair_tail "$log.cli"
+		return 1
+	fi
+	tail -n 3 "$log.cli"
+}
+
 # mckey_pair RNS RADDR SNS SADDR GROUP: rdma_cm multicast with librdmacm's
 # mckey.  A receiver in namespace RNS ("-": this one), bound to RADDR,
 # joins GROUP with two UD QPs; once both have joined, a sender in SNS bound
 # to SADDR joins as a send-only member and sends 20 datagrams of 1000
-# bytes, and each receiving QP must get all 20.
+# bytes, and each receiving QP must get all 20 - within 10 s of the
+# sender's end, when they have long arrived or are lost (mckey itself
+# would wait for ever).
 mckey_pair() {
 	local rns=$1 raddr=$2 sns=$3 saddr=$4 group=$5 rpid rc=0
 	local log=$RUE_OUT/mckey.$$
@@ -430,6 +464,11 @@ mckey_pair() {
 	busywait 30000 grep -q "receiving data transfers" "$log.r" || rc=1
 	in_ns "$sns" timeout 60 mckey -m "$group" -b "$saddr" -s -o -C 20 \
 		-S 1000 >"$log.s" 2>&1 || rc=1
+	if ! busywait 10000 grep -q "data transfers complete" "$log.r"; then
+		echo "receiver: not all datagrams 10 s after the sender's end"
+		pkill -f -- "mckey -m $group -b $raddr"
+		rc=1
+	fi
 	wait $rpid || rc=1
 	if [ $rc != 0 ]; then
 		echo "receiver:"; pair_tail "$log.r"
