@@ -14,9 +14,11 @@
 source "$(dirname "$0")/lib.sh"
 
 require_guest
-require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose ucx_perftest
+require_cmd rdma ip ib_write_bw ibv_rc_pingpong rping ucmatose ucx_perftest udaddy rstream \
+	fi_pingpong
 
 source "$(dirname "$0")/lib_pair.sh"
+source "$(dirname "$0")/lib_ulp.sh"
 
 A=$PAIR_A
 LIMIT=${RUE_TWO_HOSTS_TIMEOUT:-150}
@@ -121,6 +123,22 @@ t_ucmatose() {
 	pair ucmatose -b $A -c 4 -C 20 -S 8192 -- ucmatose -s $A -c 4 -C 20 -S 8192
 }
 
+t_udaddy() {
+	pair udaddy -b $A -c 4 -C 20 -S 1000 -- udaddy -s $A -c 4 -C 20 -S 1000
+}
+
+# rsockets (librdmacm's stream sockets over RC), data verified.
+t_rstream() {
+	pair rstream -b $A -S 65536 -C 50 -I 2 -T v -- rstream -s $A -S 65536 -C 50 -I 2 -T v
+}
+
+# libfabric's RDM endpoints (ofi_rxm over verbs), as MPI over libfabric
+# uses them, at their defaults; 64 KiB messages, data checked.
+t_fi_rdm() {
+	pair fi_pingpong -p 'verbs;ofi_rxm' -e rdm -d "$DEV" -S 65536 -I 100 -c -- \
+		fi_pingpong -p 'verbs;ofi_rxm' -e rdm -d "$DEV" -S 65536 -I 100 -c $A
+}
+
 # UCX at its defaults, as an MPI job between two hosts starts it: it
 # picks its transports itself and must pick rue's (this host's rue
 # counts the packets of every iteration; eth0's TCP would be the other
@@ -132,6 +150,56 @@ t_ucx() {
 	rx=$(($(rue_stat "$DEV" rx_packets) - rx))
 	echo "$DEV received $rx packets"
 	[ "$rx" -ge 200 ]
+}
+
+# Kernel ULPs across the link, as a ULP's CI runs them on two machines
+# (nvme-rdma and nvmet-rdma work in the initial network namespace only,
+# so one guest cannot put a wire between them).  Host a serves both:
+# nvmet-rdma exports a null_blk, knfsd a tmpfs with an RDMA listener
+# (started first, so that its grace period, which new OPENs wait out,
+# passes while NVMe runs).
+t_ulp_servers() {
+	if [ "$HOST" = a ]; then
+		ulp_nfs_server 10.20.0.0/24 && ulp_nvme_modules target &&
+		ulp_nvme_target $A
+	else
+		ulp_nvme_modules host
+	fi
+}
+
+# NVMe/RDMA: host b's nvme-rdma connects, writes and reads back at
+# 512 B to 1 MiB blocks, disconnects.  Less data than on one guest: the
+# link between two TCG guests drops bursts, and each lost tail waits
+# out the ULP's transport timer (issue 17).
+t_nvme_io() {
+	[ "$HOST" = a ] && return 0
+	ulp_nvme_connect $A && ulp_nvme_roundtrip 512 64 3 &&
+	ulp_nvme_roundtrip 4096 64 17 && ulp_nvme_roundtrip 65536 16 5 &&
+	ulp_nvme_roundtrip 1048576 2 9 && ulp_nvme_disconnect
+}
+
+# no RC QP left on this host's device (the other end's disconnect seen)
+t_ulp_clean() {
+	ulp_no_rc_qps "$DEV/1"
+}
+
+# NFSv4.2 over RDMA: host b mounts with proto=rdma, writes files
+# (O_DIRECT, read back through the mount) and their checksums, unmounts;
+# host a checks its copies against those and stops knfsd.
+t_nfs_io() {
+	local n
+	[ "$HOST" = a ] && return 0
+	ulp_nfs_mount $A || return 1
+	ulp_nfs_write small 4000 4000 && ulp_nfs_write mid 1048576 65536 &&
+	ulp_nfs_write big 2097152 1048576 || return 1
+	(cd "$RUE_OUT" && sha256sum nfs.small nfs.mid nfs.big) >"$ULP_MNT/SUMS" &&
+	sync && umount $ULP_MNT || return 1
+	for n in small mid big; do rm -f "$RUE_OUT/nfs.$n"; done
+}
+
+t_nfs_check() {
+	[ "$HOST" = a ] || return 0
+	(cd $ULP_SRV && sed 's/ nfs\./ /' SUMS | sha256sum -c) && rpc.nfsd 0
 }
 
 t_to_rxe() {
@@ -197,6 +265,15 @@ step "ib_send_bw over rdma_cm" perftest ib_send_bw -R -s 4096 -n 200
 step "rping, data checked" t_rping
 step "ucmatose, 4 connections" t_ucmatose
 step "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx -t tag_bw -s 1048576 -w 10 -n 200
+step "udaddy, 4 UD QPs through rdma_cm" t_udaddy
+step "rstream, rsockets, data verified" t_rstream
+step "fi_pingpong, libfabric RDM endpoints, data checked" t_fi_rdm
+step "ULPs: host a's nvmet-rdma exports a null_blk, knfsd a tmpfs over RDMA" t_ulp_servers
+step "NVMe/RDMA: host b's nvme-rdma connects, data reads back identical" t_nvme_io
+step "NVMe/RDMA: after the disconnect no RC QP is left" t_ulp_clean
+step "NFS/RDMA: host b mounts, writes, reads back identical, unmounts" t_nfs_io
+step "NFS/RDMA: host a's copies match host b's checksums" t_nfs_check
+step "NFS/RDMA: after umount and nfsd stop no RC QP is left" t_ulp_clean
 step "nothing malformed, refused or failed on rue" t_counters
 link_report
 step "host b switches to rdma_rxe" t_to_rxe
@@ -204,6 +281,9 @@ step "ibv_rc_pingpong, rue to rxe, data checked" pingpong ibv_rc_pingpong -n 200
 step "ib_write_bw -a, rue to rxe" perftest ib_write_bw -a -n 8
 step "ib_read_bw, rue to rxe" perftest ib_read_bw -s 65536 -n 200
 step "rping, rue to rxe, data checked" t_rping
+step "rstream, rue to rxe, data verified" t_rstream
+step "NVMe/RDMA: rxe's nvme-rdma to rue's target, data reads back identical" t_nvme_io
+step "NVMe/RDMA: after the disconnect from rxe no RC QP is left" t_ulp_clean
 step "nothing malformed, refused or failed on rue (against rxe)" t_counters
 link_report
 tap_done
