@@ -268,7 +268,7 @@ step "ib_write_lat" perftest ib_write_lat -s 64 -n 500
 step "ib_send_bw over rdma_cm" perftest ib_send_bw -R -s 4096 -n 200
 step "rping, data checked" t_rping
 step "ucmatose, 4 connections" t_ucmatose
-step "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx -t tag_bw -s 1048576 -w 10 -n 50
+step "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx -t tag_bw -s 1048576 -w 10 -n 200
 step "udaddy, 4 UD QPs through rdma_cm" t_udaddy
 step "rstream, rsockets, data verified" t_rstream
 step "fi_pingpong, libfabric RDM endpoints, data checked" t_fi_rdm
