@@ -126,8 +126,8 @@ pingpong6() {
 }
 
 t_rping() {
-	sc 7174 timeout 300 rping -s -a 10.14.0.1 -C 30 -V -S 30000 -- \
-		timeout 300 rping -c -a 10.14.0.1 -C 30 -V -S 30000
+	sc 7174 timeout 300 rping -s -a 10.14.0.1 -C 10 -V -S 30000 -- \
+		timeout 300 rping -c -a 10.14.0.1 -C 10 -V -S 30000
 }
 
 # The data cases of the conformance suite between the two devices: every
@@ -141,7 +141,8 @@ t_verbs() {
 	verbs_runs=$((verbs_runs + 1))
 	out=$(timeout 900 "$VERBS" --tap --dev-a=rl0 --dev-b=rl1 --ip4-a=10.14.0.1 \
 		--ip4-b=10.14.0.2 --ip6-a=fd00:14::1 --ip6-b=fd00:14::2 \
-		--gtest_filter="${RUE_LOSS_CASES:-$VERBS_CASES}" 2>&1)
+		--gtest_filter="${RUE_LOSS_CASES:-$VERBS_CASES}" \
+		--gtest_repeat="${REPEAT:-1}" 2>&1)
 	rc=$?
 	echo "$out" >"$RUE_OUT/rue_loss.verbs.$verbs_runs.log"
 	echo "$out" | grep -E "^not ok|^# .*(fail|Fail)" | head -40
@@ -218,8 +219,7 @@ expect() {
 # 64 KiB in flight.
 L1="loss 1%"
 REORDER="delay 1ms reorder 2%"
-DUP="duplicate 5%"
-CORRUPT="corrupt 1%"
+DUPCOR="duplicate 5% corrupt 1%"
 MIX="loss 1% duplicate 1% corrupt 0.5% delay 1ms reorder 1%"
 
 tap_init
@@ -257,10 +257,18 @@ run_test "reordering: ib_write_bw 1 MiB" loss_case w "$REORDER" perftest ib_writ
 run_test "reordering: ib_read_bw 1 MiB" loss_case r "$REORDER" perftest ib_read_bw -s 1048576 -n 20
 run_test "reordering: READ responses placed early" expect rx_read_early
 run_test "reordering: ib_read_bw 64 KiB, 128 in flight" loss_case r "$REORDER" perftest ib_read_bw -s 65536 -n 500
-run_test "duplication: verbs data cases" loss_case v "$DUP" t_verbs
-run_test "duplication: duplicates detected" expect duplicate_requests
-run_test "corruption: verbs data cases" loss_case v "$CORRUPT" t_verbs
-run_test "corruption: bad ICRCs dropped and counted" expect rx_drop_icrc
+run_test "duplication and corruption: verbs data cases" loss_case v "$DUPCOR" t_verbs
+run_test "duplication and corruption: duplicates detected" expect duplicate_requests
+run_test "duplication and corruption: bad ICRCs dropped and counted" expect rx_drop_icrc
 run_test "all at once: verbs data cases" loss_case v "$MIX" t_verbs
+# The transmitter went back to a READ whose responses had all arrived
+# early (rc_comp.c, rue_req_early_passed()) and sent what followed under
+# new PSNs; a later READ was then never answered.  One run of 8 QPs
+# failed so in 4-7 of 15 runs on 6.1; ten runs, as many chances.
+many_qps() {
+	REPEAT=10 RUE_LOSS_CASES=Verbs/RcStress.ManyQpsSharingCqs/TwoDevices \
+		loss_case v "$MIX" t_verbs
+}
+run_test "all at once: 8 QPs of SENDs, WRITEs and READs, 10 runs" many_qps
 run_test "all at once: ib_send_bw 64 KiB" loss_case s "$MIX" perftest ib_send_bw -s 65536 -n 200
 tap_done
