@@ -144,16 +144,18 @@ t_fi_rdm() {
 }
 
 # UCX at its defaults, as an MPI job between two hosts starts it: it
-# picks its transports itself and must pick rue's (this host's rue
-# counts the packets of every iteration; eth0's TCP would be the other
-# choice).
+# picks its transports itself and must pick rue's: the N messages of
+# SIZE bytes cross this host's rue, sent or received (eth0's TCP would
+# be the other choice).  Bytes, not packets: the receiver's packets are
+# the data, the sender's only the ACKs, which coalesce.
 t_ucx() {
-	local rx
-	rx=$(rue_stat "$DEV" rx_packets)
-	pair ucx_perftest -p 13337 -- ucx_perftest $A -p 13337 "$@" || return 1
-	rx=$(($(rue_stat "$DEV" rx_packets) - rx))
-	echo "$DEV received $rx packets"
-	[ "$rx" -ge 200 ]
+	local size=$1 n=$2 bytes
+	bytes=$(($(rue_stat "$DEV" rx_bytes) + $(rue_stat "$DEV" tx_bytes)))
+	pair ucx_perftest -p 13337 -- \
+		ucx_perftest $A -p 13337 -t tag_bw -s "$size" -w 10 -n "$n" || return 1
+	bytes=$(($(rue_stat "$DEV" rx_bytes) + $(rue_stat "$DEV" tx_bytes) - bytes))
+	echo "$DEV sent and received $bytes bytes"
+	[ "$bytes" -ge $((size * n)) ]
 }
 
 # Kernel ULPs across the link, as a ULP's CI runs them on two machines
@@ -268,7 +270,7 @@ step "ib_write_lat" perftest ib_write_lat -s 64 -n 500
 step "ib_send_bw over rdma_cm" perftest ib_send_bw -R -s 4096 -n 200
 step "rping, data checked" t_rping
 step "ucmatose, 4 connections" t_ucmatose
-step "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx -t tag_bw -s 1048576 -w 10 -n 200
+step "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx 1048576 50
 step "udaddy, 4 UD QPs through rdma_cm" t_udaddy
 step "rstream, rsockets, data verified" t_rstream
 step "fi_pingpong, libfabric RDM endpoints, data checked" t_fi_rdm
