@@ -271,18 +271,27 @@ static bool rue_req_ahead(struct rue_qp *qp, const struct rue_pkt *pkt)
 	       rue_psn_diff(psn, req->sent_psn) < 0 && rue_req_skip(qp, psn);
 }
 
-/* The oldest WQE not done, if started. */
-static struct rue_swqe *rue_req_oldest(struct rue_qp *qp)
+/* The oldest WQE not done, if started; its ring index in @index. */
+static struct rue_swqe *rue_req_oldest_at(struct rue_qp *qp, u32 *index)
 {
 	u32 i;
 
 	for (i = qp->req.tail; i != qp->req.head; i++) {
 		struct rue_swqe *w = rue_swqe(qp, i);
 
-		if (!w->done)
+		if (!w->done) {
+			*index = i;
 			return rue_req_started(qp, i) ? w : NULL;
+		}
 	}
 	return NULL;
+}
+
+static struct rue_swqe *rue_req_oldest(struct rue_qp *qp)
+{
+	u32 i;
+
+	return rue_req_oldest_at(qp, &i);
 }
 
 static u8 rue_nak_status(u8 syn)
@@ -476,27 +485,26 @@ static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
 }
 
 /*
- * una_psn moved past an early packet of READ @w.  If the transmitter went
- * back to @w (a go-back, rue_req_rewind()) and has not asked again yet,
- * it asks for what is still missing, at the PSN the response will carry
- * (rue_req_read_next()); and a READ now complete is not asked for again
- * at all: the transmitter moves on past its PSNs.  Left at the READ's
- * first PSN, as before, it skipped the completed READ (rue_req_step())
- * and sent the WQEs after it again under PSNs other than the first time;
- * the responder did not know the next READ under its new PSN and only
- * acknowledged it, until the requester's retries ran out (IBTA 9.7.5.2:
- * the PSNs of a request do not change when it is sent again).  Seen
- * with 8 QPs of SENDs, WRITEs and READs over netem's loss, duplication
- * and reordering at once, in 4-7 of 15 runs on 6.1.  A READ asked for
- * again is counted in rd_atomic when sent (rue_req_step()); one
- * completed here before that was not.
+ * una_psn moved past an early packet of READ @w, and the transmitter is
+ * at @w: it went back to it (a go-back, rue_req_rewind()) and has not
+ * asked again yet.  It asks for what is still missing, at the PSN the
+ * response will carry (rue_req_read_next()); a READ now complete is not
+ * asked for again at all: the transmitter moves on past its PSNs.  Left
+ * at the READ's first PSN, as before, it skipped the completed READ
+ * (rue_req_step()) and sent the WQEs after it again under PSNs other
+ * than the first time; the responder did not know the next READ under
+ * its new PSN and only acknowledged it, until the requester's retries
+ * ran out (IBTA 9.7.5.2: the PSNs of a request do not change when it is
+ * sent again).  Seen with 8 QPs of SENDs, WRITEs and READs over netem's
+ * loss, duplication and reordering at once, in 4-7 of 15 runs on 6.1.
+ * A READ asked for again is counted in rd_atomic when sent
+ * (rue_req_step()); one completed here before that was not.
  */
 static void rue_req_early_passed(struct rue_qp *qp, struct rue_swqe *w)
 {
 	struct rue_req *req = &qp->req;
 
-	if (w != rue_swqe(qp, req->cur) ||
-	    rue_psn_diff(req->una_psn, req->psn) <= 0)
+	if (rue_psn_diff(req->una_psn, req->psn) <= 0)
 		return;
 	req->psn = req->una_psn;
 	if (w->done) {
@@ -514,6 +522,7 @@ static void rue_req_early_take(struct rue_qp *qp, u32 una)
 	struct rue_req *req = &qp->req;
 	s32 moved = rue_psn_diff(req->una_psn, una);
 	struct rue_swqe *w;
+	u32 i;
 
 	if (!req->nr_early)
 		return;
@@ -528,7 +537,7 @@ static void rue_req_early_take(struct rue_qp *qp, u32 una)
 	while (req->nr_early &&
 	       __test_and_clear_bit(req->una_psn % RUE_EARLY_BITS, req->early)) {
 		req->nr_early--;
-		w = rue_req_oldest(qp);
+		w = rue_req_oldest_at(qp, &i);
 		if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
 		    rue_req_read_next(qp, w) != req->una_psn) {
 			rue_req_early_clear(req);
@@ -537,13 +546,14 @@ static void rue_req_early_take(struct rue_qp *qp, u32 una)
 		if (req->una_psn == w->last_psn) {
 			w->read_done = w->sqe.length;
 			w->done = 1;
-			if (w != rue_swqe(qp, req->cur))
+			if (i != req->cur)
 				req->rd_atomic--;
 		} else {
 			w->read_done += qp->mtu;
 		}
 		req->una_psn = rue_psn_add(req->una_psn, 1);
-		rue_req_early_passed(qp, w);
+		if (i == req->cur)
+			rue_req_early_passed(qp, w);
 	}
 }
 
