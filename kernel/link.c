@@ -21,6 +21,7 @@
 #include "core/cq.h"
 #include "core/device.h"
 #include "core/mr.h"
+#include "core/mw.h"
 #include "core/qp_verbs.h"
 #include "core/srq.h"
 #include "core/stats.h"
@@ -156,7 +157,7 @@ static int rue_dev_init_parts(struct rue_dev *rdev, const char *name)
 	rue_uet_dev_init(rdev);
 	rue_mcast_init(rdev);
 	xa_init_flags(&rdev->qps, XA_FLAGS_ALLOC);
-	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC);
+	xa_init_flags(&rdev->mrs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	xa_init_flags(&rdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	rdev->stats = alloc_percpu(struct rue_stats);
 	rdev->uet_stats = alloc_percpu(struct rue_uet_stats);
@@ -197,6 +198,7 @@ static void rue_dev_assemble(struct rue_dev *rdev)
 	rue_ah_set_ops(ibdev);
 	rue_cq_set_ops(ibdev);
 	rue_mr_set_ops(ibdev);
+	rue_mw_set_ops(ibdev);
 	rue_qp_set_ops(ibdev);
 	rue_srq_set_ops(ibdev);
 	rue_stats_set_ops(ibdev);

@@ -190,7 +190,9 @@ static int rue_query_device(struct ib_device *ibdev,
 				 IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_CURR_QP_STATE_MOD |
 				 IB_DEVICE_SHUTDOWN_PORT |
-				 IB_DEVICE_MEM_MGT_EXTENSIONS;
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = RUE_MAX_SGE;
 	attr->max_recv_sge = RUE_MAX_SGE;
@@ -198,6 +200,7 @@ static int rue_query_device(struct ib_device *ibdev,
 	attr->max_cq = RUE_MAX_CQ;
 	attr->max_cqe = RUE_MAX_CQE;
 	attr->max_mr = RUE_MAX_MR;
+	attr->max_mw = RUE_MAX_MR;	/* windows take MR keys (mw.c) */
 	attr->max_pd = RUE_MAX_PD;
 	attr->max_qp_rd_atom = RUE_MAX_RD_ATOMIC;
 	attr->max_res_rd_atom = RUE_MAX_RD_ATOMIC * RUE_MAX_QP;

@@ -26,6 +26,7 @@
 #include "caps.h"
 #include "device.h"
 #include "mr.h"
+#include "mw.h"
 
 static void rue_mr_release(struct work_struct *work)
 {
@@ -35,6 +36,8 @@ static void rue_mr_release(struct work_struct *work)
 		ib_umem_release(mr->umem);
 	kvfree(mr->pages);
 	kvfree(mr->addrs);
+	if (mr->parent)
+		rue_mr_put(mr->parent);
 	pr_debug("MR %#x destroyed\n", mr->ibmr.lkey);
 	kfree_rcu(mr, rcu);
 }
@@ -107,6 +110,33 @@ err_put:
 	return NULL;
 }
 
+/**
+ * rue_mr_get_remote() - look up an rkey from the wire for a QP
+ * @qp: the QP the request came to
+ * @rkey: the key
+ * @access: IB_ACCESS_REMOTE_* rights the request needs
+ * @err: why the lookup failed
+ *
+ * rue_mr_get() for a remote key, and a type 2 memory window only for the
+ * QP it is bound to (IBTA 10.6.7.2.2: a type 2B window is associated
+ * with one QP).
+ */
+struct rue_mr *rue_mr_get_remote(struct ib_qp *qp, u32 rkey, int access,
+				 enum rue_mr_err *err)
+{
+	struct rue_mr *mr;
+
+	mr = rue_mr_get(to_rue_dev(qp->device), rkey, true, qp->pd, access,
+			err);
+	if (mr && mr->type == RUE_MR_WINDOW && mr->mw_qpn &&
+	    mr->mw_qpn != qp->qp_num) {
+		*err = RUE_MR_EKEY;
+		rue_mr_put(mr);
+		return NULL;
+	}
+	return mr;
+}
+
 /*
  * The page holding @iova, the offset in it, and how many bytes of the
  * region are contiguous there.  The caller has checked the range.
@@ -137,6 +167,9 @@ static struct page *rue_mr_page(const struct rue_mr *mr, u64 iova,
 		left = psize - (iova & (psize - 1));
 		break;
 	}
+	case RUE_MR_WINDOW:
+		/* a window's addresses are its MR's (not zero-based) */
+		return rue_mr_page(mr->parent, iova, off, avail);
 	case RUE_MR_DMA:
 	default:
 		va = (void *)(uintptr_t)iova;
@@ -225,6 +258,8 @@ int rue_mr_copy_from_buf(struct rue_mr *mr, u64 iova, const void *buf,
  */
 bool rue_mr_can_frag(const struct rue_mr *mr)
 {
+	if (mr->type == RUE_MR_WINDOW)
+		mr = mr->parent;
 	return mr->type != RUE_MR_DMA;
 }
 
@@ -302,11 +337,11 @@ int rue_mr_atomic(struct rue_mr *mr, u64 iova, bool cmp_swap, u64 compare,
 /* ------------------------------------------------------------------ */
 /* Registration                                                        */
 
-static struct rue_mr *rue_mr_alloc(enum rue_mr_type type)
+struct rue_mr *rue_mr_alloc(enum rue_mr_type type, gfp_t gfp)
 {
 	struct rue_mr *mr;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), gfp);
 	if (!mr)
 		return NULL;
 	mr->type = type;
@@ -317,17 +352,19 @@ static struct rue_mr *rue_mr_alloc(enum rue_mr_type type)
 
 /*
  * Reserve an index, then publish the MR last, once it is fully set up:
- * the receive path may look it up the moment it is in the xarray.
+ * the receive path may look it up the moment it is in the xarray.  The
+ * xarray's lock is taken with BHs off: memory windows are bound from the
+ * transmitter (mw.c).
  */
-static int rue_mr_publish(struct rue_dev *rdev, struct rue_mr *mr,
-			  struct ib_pd *pd, u8 state)
+int rue_mr_publish(struct rue_dev *rdev, struct rue_mr *mr,
+		   struct ib_pd *pd, u8 state)
 {
 	u32 key;
 	int err;
 
-	err = xa_alloc_cyclic(&rdev->mrs, &mr->index, XA_ZERO_ENTRY,
-			      XA_LIMIT(1, RUE_MAX_MR), &rdev->mr_next,
-			      GFP_KERNEL);
+	err = xa_alloc_cyclic_bh(&rdev->mrs, &mr->index, XA_ZERO_ENTRY,
+				 XA_LIMIT(1, RUE_MAX_MR), &rdev->mr_next,
+				 GFP_KERNEL);
 	if (err < 0)
 		return err;
 	mr->rdev = rdev;
@@ -338,7 +375,7 @@ static int rue_mr_publish(struct rue_dev *rdev, struct rue_mr *mr,
 	mr->ibmr.rkey = key;
 	mr->ibmr.pd = pd;
 	mr->state = state;
-	xa_store(&rdev->mrs, mr->index, mr, GFP_KERNEL);
+	xa_store_bh(&rdev->mrs, mr->index, mr, GFP_KERNEL);
 	pr_debug("MR %#x created\n", key);
 	return 0;
 }
@@ -348,7 +385,7 @@ static struct ib_mr *rue_get_dma_mr(struct ib_pd *pd, int access)
 	struct rue_mr *mr;
 	int err;
 
-	mr = rue_mr_alloc(RUE_MR_DMA);
+	mr = rue_mr_alloc(RUE_MR_DMA, GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->access = access;
@@ -394,12 +431,12 @@ static struct rue_mr *rue_mr_new_user(struct ib_pd *pd, u64 start, u64 length,
 
 	if (access & ~(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
 		       IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC |
-		       IB_ACCESS_RELAXED_ORDERING))
+		       IB_ACCESS_MW_BIND | IB_ACCESS_RELAXED_ORDERING))
 		return ERR_PTR(-EOPNOTSUPP);
 	if (!length || length > RUE_MAX_MR_SIZE)
 		return ERR_PTR(-EINVAL);
 
-	mr = rue_mr_alloc(RUE_MR_USER);
+	mr = rue_mr_alloc(RUE_MR_USER, GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->umem = ib_umem_get(pd->device, start, length, access);
@@ -505,6 +542,9 @@ static struct ib_mr *rue_rereg_user_mr(struct ib_mr *ibmr, int flags,
 		return ERR_PTR(-EOPNOTSUPP);
 	if (old->type != RUE_MR_USER || !old->umem)
 		return ERR_PTR(-EINVAL);
+	/* the core deregisters the old MR, which bound windows forbid */
+	if (atomic_read(&old->mw_bound))
+		return ERR_PTR(-EBUSY);
 	if (!(flags & IB_MR_REREG_TRANS)) {
 		start = old->umem->address;
 		length = old->length;
@@ -532,7 +572,7 @@ static struct ib_mr *rue_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	if (!max_num_sg || max_num_sg > RUE_MAX_FRWR_PAGES)
 		return ERR_PTR(-EINVAL);
 
-	mr = rue_mr_alloc(RUE_MR_FRWR);
+	mr = rue_mr_alloc(RUE_MR_FRWR, GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->addrs = kvcalloc(max_num_sg, sizeof(*mr->addrs), GFP_KERNEL);
@@ -596,19 +636,22 @@ int rue_mr_reg_frwr(struct rue_mr *mr, struct ib_pd *pd, u32 key, int access)
 
 /**
  * rue_mr_invalidate() - LOCAL_INV, or SEND_WITH_INV from the wire
- * @rdev: the device
+ * @qp: the QP that executes it
  * @key: the key to invalidate
- * @pd: the QP's PD
  * @remote: the key came in a packet (it must be an rkey of a
- *	fast-registration MR the remote could access)
+ *	fast-registration MR or a type 2 memory window the remote could
+ *	access)
  */
-int rue_mr_invalidate(struct rue_dev *rdev, u32 key, struct ib_pd *pd,
-		      bool remote)
+int rue_mr_invalidate(struct ib_qp *qp, u32 key, bool remote)
 {
 	enum rue_mr_err err;
 	struct rue_mr *mr;
+	int ret;
 
-	mr = rue_mr_get(rdev, key, remote, pd, 0, &err);
+	ret = rue_mw_invalidate(qp, key, remote);
+	if (ret != -ENOENT)
+		return ret;
+	mr = rue_mr_get(to_rue_dev(qp->device), key, remote, qp->pd, 0, &err);
 	if (!mr)
 		return -EINVAL;
 	if (mr->type != RUE_MR_FRWR) {
@@ -639,12 +682,20 @@ bool rue_mr_still(const struct rue_mr *mr, u32 key)
 	       READ_ONCE(mr->ibmr.rkey) == key;
 }
 
+/* IBTA 10.6.7.2: an MR with memory windows bound to it stays. */
 static int rue_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct rue_mr *mr = to_rue_mr(ibmr);
 
-	xa_erase(&mr->rdev->mrs, mr->index);
+	/* under the lock a bind checks the MR's state under (mw.c) */
+	xa_lock_bh(&mr->rdev->mrs);
+	if (atomic_read(&mr->mw_bound)) {
+		xa_unlock_bh(&mr->rdev->mrs);
+		return -EBUSY;
+	}
+	__xa_erase(&mr->rdev->mrs, mr->index);
 	WRITE_ONCE(mr->state, RUE_MR_FREE);
+	xa_unlock_bh(&mr->rdev->mrs);
 	rue_mr_put(mr);
 	return 0;
 }

@@ -18,6 +18,7 @@ enum rue_mr_type {
 	RUE_MR_USER,		/* pinned user pages */
 	RUE_MR_DMA,		/* all kernel memory, iova = kernel address */
 	RUE_MR_FRWR,		/* pages given by map_mr_sg, set by REG_MR */
+	RUE_MR_WINDOW,		/* a memory window onto @parent (mw.c) */
 };
 
 enum rue_mr_state {
@@ -44,6 +45,16 @@ struct rue_mr {
 	struct page **pages;		/* USER */
 	u64 *addrs;			/* FRWR: kernel addresses of pages */
 	struct ib_umem *umem;
+
+	/*
+	 * WINDOW (mw.c): one binding of a memory window, never changed
+	 * once published; a new binding is a new object at the same index.
+	 */
+	struct rue_mr *parent;		/* the MR it is bound to, referenced */
+	u32 mw_qpn;			/* type 2: the only QP that may use it */
+	u8 mw_type;			/* IB_MW_TYPE_1 or _2 */
+	bool mw_counted;		/* in parent->mw_bound; xarray lock */
+	atomic_t mw_bound;		/* windows bound to this MR */
 
 	/*
 	 * One reference is the MR's registration, dropped by dereg; every
@@ -73,6 +84,9 @@ enum rue_mr_err {
 struct rue_mr * __must_check rue_mr_get(struct rue_dev *rdev, u32 key,
 					bool remote, struct ib_pd *pd,
 					int access, enum rue_mr_err *err);
+struct rue_mr * __must_check rue_mr_get_remote(struct ib_qp *qp, u32 rkey,
+					       int access,
+					       enum rue_mr_err *err);
 void rue_mr_put(struct rue_mr *mr);
 bool rue_mr_in_range(const struct rue_mr *mr, u64 iova, u64 len);
 bool rue_mr_still(const struct rue_mr *mr, u32 key);
@@ -89,8 +103,11 @@ int rue_mr_atomic(struct rue_mr *mr, u64 iova, bool cmp_swap, u64 compare,
 		  u64 swap_add, u64 *orig);
 
 int rue_mr_reg_frwr(struct rue_mr *mr, struct ib_pd *pd, u32 key, int access);
-int rue_mr_invalidate(struct rue_dev *rdev, u32 key, struct ib_pd *pd,
-		      bool remote);
+int rue_mr_invalidate(struct ib_qp *qp, u32 key, bool remote);
+
+struct rue_mr *rue_mr_alloc(enum rue_mr_type type, gfp_t gfp);
+int rue_mr_publish(struct rue_dev *rdev, struct rue_mr *mr, struct ib_pd *pd,
+		   u8 state);
 
 void rue_mr_set_ops(struct ib_device *ibdev);
 int rue_mr_selftest(void);

@@ -115,7 +115,8 @@ static u8 rue_sq_check(struct rue_qp *qp, struct rue_swqe *w, const void *slot)
 	if (!qp->xport->op_valid(qp, sqe->opcode))
 		return IB_WC_LOC_QP_OP_ERR;
 
-	if (sqe->opcode == RUE_WR_LOCAL_INV || sqe->opcode == RUE_WR_REG_MR) {
+	if (sqe->opcode == RUE_WR_LOCAL_INV || sqe->opcode == RUE_WR_REG_MR ||
+	    sqe->opcode == RUE_WR_BIND_MW) {
 		w->num_sge = 0;
 		return IB_WC_SUCCESS;
 	}
@@ -211,6 +212,8 @@ static u8 rue_wc_opcode(u8 op)
 		return RUE_WC_FETCH_ADD;
 	case RUE_WR_LOCAL_INV:
 		return RUE_WC_LOCAL_INV;
+	case RUE_WR_BIND_MW:
+		return RUE_WC_BIND_MW;
 	case RUE_WR_REG_MR:
 		return RUE_WC_REG_MR;
 	default:

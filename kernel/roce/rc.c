@@ -186,6 +186,7 @@ static bool rue_rc_op_valid(const struct rue_qp *qp, u8 op)
 	case RUE_WR_ATOMIC_FETCH_AND_ADD:
 	case RUE_WR_LOCAL_INV:
 	case RUE_WR_SEND_WITH_INV:
+	case RUE_WR_BIND_MW:
 		return true;
 	case RUE_WR_REG_MR:
 		return !qp->user;

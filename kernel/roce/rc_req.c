@@ -43,6 +43,7 @@
 #include "core/device.h"
 #include "core/engine.h"
 #include "core/mr.h"
+#include "core/mw.h"
 #include "core/qp.h"
 #include "core/sgl.h"
 #include "core/sq.h"
@@ -301,9 +302,10 @@ static void rue_req_local_op(struct rue_qp *qp, struct rue_swqe *w)
 						w->sqe.remote_addr),
 				      qp->ibqp.pd, (u32)w->sqe.rkey,
 				      (int)w->sqe.compare_add);
+	else if (w->sqe.opcode == RUE_WR_BIND_MW)
+		err = rue_mw_bind(&qp->ibqp, &w->sqe);
 	else
-		err = rue_mr_invalidate(qp->rdev, (u32)w->sqe.imm, qp->ibqp.pd,
-					false);
+		err = rue_mr_invalidate(&qp->ibqp, (u32)w->sqe.imm, false);
 	if (err)
 		w->status = IB_WC_MW_BIND_ERR;
 	w->done = 1;
@@ -365,7 +367,8 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	if (rue_psn_diff(req->psn, req->una_psn) >= req->cwnd.cwnd)
 		return false;
 
-	if (w->sqe.opcode == RUE_WR_LOCAL_INV || w->sqe.opcode == RUE_WR_REG_MR) {
+	if (w->sqe.opcode == RUE_WR_LOCAL_INV || w->sqe.opcode == RUE_WR_REG_MR ||
+	    w->sqe.opcode == RUE_WR_BIND_MW) {
 		rue_req_local_op(qp, w);
 		return true;
 	}

@@ -289,7 +289,7 @@ static enum rue_resp_result rue_resp_send(struct rue_qp *qp, struct rue_pkt *pkt
 	} else if (pkt->mask & RUE_OPM_IETH) {
 		u32 rkey = be32_to_cpu(rue_pkt_ieth(pkt)->rkey);
 
-		if (rue_mr_invalidate(qp->rdev, rkey, qp->ibqp.pd, true)) {
+		if (rue_mr_invalidate(&qp->ibqp, rkey, true)) {
 			rue_rq_complete(qp, info, IB_WC_REM_INV_REQ_ERR,
 					RUE_WC_RECV, 0, 0, 0, 0, false);
 			rue_resp_end_send(qp);
@@ -348,9 +348,9 @@ static enum rue_resp_result rue_resp_write_first(struct rue_qp *qp,
 	if (resp->write_len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (resp->write_len) {
-		resp->write_mr = rue_mr_get(qp->rdev, resp->write_rkey,
-					    true, qp->ibqp.pd,
-					    IB_ACCESS_REMOTE_WRITE, &merr);
+		resp->write_mr = rue_mr_get_remote(&qp->ibqp, resp->write_rkey,
+						   IB_ACCESS_REMOTE_WRITE,
+						   &merr);
 		if (!resp->write_mr ||
 		    !rue_mr_in_range(resp->write_mr, resp->write_va,
 				     resp->write_len)) {
@@ -443,8 +443,8 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	if (len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (len) {
-		mr = rue_mr_get(qp->rdev, rkey, true, qp->ibqp.pd,
-				IB_ACCESS_REMOTE_READ, &merr);
+		mr = rue_mr_get_remote(&qp->ibqp, rkey, IB_ACCESS_REMOTE_READ,
+				       &merr);
 		if (!mr || !rue_mr_in_range(mr, va, len)) {
 			if (mr)
 				rue_mr_put(mr);
@@ -485,8 +485,8 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (va & 7)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
-	mr = rue_mr_get(qp->rdev, be32_to_cpu(ae->rkey), true, qp->ibqp.pd,
-			IB_ACCESS_REMOTE_ATOMIC, &merr);
+	mr = rue_mr_get_remote(&qp->ibqp, be32_to_cpu(ae->rkey),
+			       IB_ACCESS_REMOTE_ATOMIC, &merr);
 	if (!mr || !rue_mr_in_range(mr, va, sizeof(u64))) {
 		if (mr)
 			rue_mr_put(mr);
@@ -567,8 +567,8 @@ static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
 	    be32_to_cpu(reth->len) != old->length - skip)
 		return RUE_RESP_OK;
 	if (old->length - skip) {
-		mr = rue_mr_get(qp->rdev, old->rkey, true, qp->ibqp.pd,
-				IB_ACCESS_REMOTE_READ, &merr);
+		mr = rue_mr_get_remote(&qp->ibqp, old->rkey,
+				       IB_ACCESS_REMOTE_READ, &merr);
 		if (!mr || !rue_mr_in_range(mr, old->va + skip,
 					    old->length - skip)) {
 			if (mr)

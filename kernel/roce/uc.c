@@ -160,9 +160,9 @@ static enum rue_uc_result rue_uc_write_first(struct rue_qp *qp,
 	    resp->write_len > RUE_MAX_MSG_BYTES)
 		return RUE_UC_DROP;
 	if (resp->write_len) {
-		resp->write_mr = rue_mr_get(qp->rdev, resp->write_rkey, true,
-					    qp->ibqp.pd, IB_ACCESS_REMOTE_WRITE,
-					    &merr);
+		resp->write_mr = rue_mr_get_remote(&qp->ibqp, resp->write_rkey,
+						   IB_ACCESS_REMOTE_WRITE,
+						   &merr);
 		if (!resp->write_mr)
 			return RUE_UC_DROP;
 		if (!rue_mr_in_range(resp->write_mr, resp->write_va,
@@ -305,8 +305,9 @@ static bool rue_uc_op_valid(const struct rue_qp *qp, u8 op)
 	case RUE_WR_RDMA_WRITE_WITH_IMM:
 	case RUE_WR_SEND:
 	case RUE_WR_SEND_WITH_IMM:
+	case RUE_WR_LOCAL_INV:		/* type 2 windows of user QPs */
+	case RUE_WR_BIND_MW:
 		return true;
-	case RUE_WR_LOCAL_INV:
 	case RUE_WR_REG_MR:
 		return !qp->user;
 	default:

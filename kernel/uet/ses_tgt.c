@@ -218,7 +218,8 @@ static u8 rue_ses_mr_check(struct rue_qp *qp, const struct rue_ses_std *ses,
 	if (!mr)
 		return merr == RUE_MR_EACCESS ? RUE_SES_RC_PERM_VIOLATION :
 						RUE_SES_RC_BAD_MKEY;
-	if (mr->key_hi != (u32)(key >> 32))
+	/* memory windows are RoCE's (mw.c): no UET key opens one */
+	if (mr->key_hi != (u32)(key >> 32) || mr->type == RUE_MR_WINDOW)
 		rc = RUE_SES_RC_BAD_MKEY;
 	else if (mr->job_only && mr->job != job)
 		rc = RUE_SES_RC_BAD_JOB_ID;

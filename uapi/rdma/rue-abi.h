@@ -137,6 +137,7 @@ enum rue_wr_opcode {
 	RUE_WR_ATOMIC_CMP_AND_SWP = 5,
 	RUE_WR_ATOMIC_FETCH_AND_ADD = 6,
 	RUE_WR_LOCAL_INV = 7,
+	RUE_WR_BIND_MW = 8,	/* slot fields: struct rue_sqe */
 	RUE_WR_SEND_WITH_INV = 9,
 	/* kernel consumers only: register an FRWR MR (remote_addr = mr) */
 	RUE_WR_REG_MR = 0x20,
@@ -175,6 +176,12 @@ struct rue_sqe {
 	__u32 remote_qpn;	/* UD; UET: RUE_UET_ADDR() of the peer */
 };
 /*
+ * BIND_MW: imm = the window's rkey now, rkey = its rkey once bound (the
+ * same index, key >> 8), remote_addr and compare_add = the address and
+ * length of the window (length 0 unbinds a type 1 window), swap = its
+ * IB_ACCESS_REMOTE_* rights, ah = the lkey of the MR it opens onto.
+ */
+/*
  * UET send WQEs: SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM and
  * RDMA_READ; imm is the 64-bit SES header data (all 64 bits are sent).
  */
@@ -193,6 +200,7 @@ enum rue_wc_opcode {
 	RUE_WC_RDMA_READ = 2,
 	RUE_WC_COMP_SWAP = 3,
 	RUE_WC_FETCH_ADD = 4,
+	RUE_WC_BIND_MW = 5,
 	RUE_WC_LOCAL_INV = 6,
 	RUE_WC_REG_MR = 0x20,	/* kernel consumers only */
 	RUE_WC_RECV = 128,
