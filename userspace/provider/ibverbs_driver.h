@@ -338,6 +338,7 @@ struct ex_hdr {
 
 RUE_DECLARE_CMD(ibv_get_context, ib_uverbs_get_context);
 RUE_DECLARE_CMD(ibv_alloc_pd, ib_uverbs_alloc_pd);
+RUE_DECLARE_CMD(ibv_alloc_mw, ib_uverbs_alloc_mw);
 RUE_DECLARE_CMD(ibv_query_port, ib_uverbs_query_port);
 RUE_DECLARE_CMD(ibv_reg_mr, ib_uverbs_reg_mr);
 RUE_DECLARE_CMD(ibv_rereg_mr, ib_uverbs_rereg_mr);
@@ -394,6 +395,11 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 		     size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp,
 		     size_t resp_sz);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
+		     size_t cmd_size,
+		     struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size);
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
 		      struct ibv_comp_channel *channel, int comp_vector,
 		      struct ibv_cq *cq, struct ibv_create_cq *cmd,

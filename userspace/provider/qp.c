@@ -52,10 +52,11 @@ static int rue_ring_db(struct ibv_qp *ibqp, void *cmd, size_t len)
 	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |                \
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |      \
 	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |    \
-	 IBV_QP_EX_WITH_SEND_WITH_INV)
+	 IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW)
 #define RUE_UC_SEND_OPS                                                      \
 	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |    \
-	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
+	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |                \
+	 IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW)
 #define RUE_UD_SEND_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 
 static uint64_t rue_uet_send_ops(const struct rue_context *ctx)
@@ -302,6 +303,8 @@ static int rue_wr_opcode(enum ibv_wr_opcode op)
 		return RUE_WR_LOCAL_INV;
 	case IBV_WR_SEND_WITH_INV:
 		return RUE_WR_SEND_WITH_INV;
+	case IBV_WR_BIND_MW:
+		return RUE_WR_BIND_MW;
 	default:
 		return -1;
 	}
@@ -349,10 +352,15 @@ int rue_qp_check_op(struct rue_qp *qp, enum ibv_wr_opcode op)
 		return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ?
 		       0 : EINVAL;
 	case IBV_QPT_UC:
-		/* IBTA 9.8: no READ, atomics or SEND with invalidate */
+		/*
+		 * IBTA 9.8: no READ, atomics or SEND with invalidate; type 2
+		 * windows bind to and are invalidated by the QP's own WQEs
+		 */
 		return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ||
 		       op == IBV_WR_RDMA_WRITE ||
-		       op == IBV_WR_RDMA_WRITE_WITH_IMM ? 0 : EINVAL;
+		       op == IBV_WR_RDMA_WRITE_WITH_IMM ||
+		       op == IBV_WR_LOCAL_INV || op == IBV_WR_BIND_MW ?
+		       0 : EINVAL;
 	default:
 		return 0;
 	}
@@ -488,6 +496,11 @@ static int rue_fill_sqe(struct rue_qp *qp, const struct ibv_send_wr *wr,
 	    wr->opcode != IBV_WR_SEND_WITH_IMM)
 		return EINVAL;
 	rue_sqe_init(sqe, wr->wr_id, wr->opcode, wr->send_flags);
+	/* the bind verb (mw.c) binds type 1 windows, work requests type 2 */
+	if (wr->opcode == IBV_WR_BIND_MW)
+		return wr->bind_mw.mw && wr->bind_mw.mw->type == IBV_MW_TYPE_2 ?
+		       rue_sqe_set_bind(sqe, wr->bind_mw.mw, wr->bind_mw.rkey,
+					&wr->bind_mw.bind_info) : EINVAL;
 
 	switch (wr->opcode) {
 	case IBV_WR_SEND_WITH_IMM:

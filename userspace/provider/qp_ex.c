@@ -203,13 +203,27 @@ static void rue_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
 		sqe->imm = rkey;
 }
 
-/* Operations rue has no slot for: the batch fails with EOPNOTSUPP. */
+/* Type 2 windows only: type 1 windows take the bind verb (mw.c). */
 static void rue_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 			   uint32_t rkey, const struct ibv_mw_bind_info *info)
 {
-	rue_wr_fail(qpx_to_rqp(qpx), EOPNOTSUPP);
+	struct rue_qp *qp = qpx_to_rqp(qpx);
+	struct rue_sqe *sqe;
+	int err;
+
+	if (!mw || mw->type != IBV_MW_TYPE_2) {
+		rue_wr_fail(qp, EINVAL);
+		return;
+	}
+	sqe = rue_wr_begin(qpx, IBV_WR_BIND_MW);
+	if (!sqe)
+		return;
+	err = rue_sqe_set_bind(sqe, mw, rkey, info);
+	if (err)
+		rue_wr_fail(qp, err);
 }
 
+/* Operations rue has no slot for: the batch fails with EOPNOTSUPP. */
 static void rue_wr_send_tso(struct ibv_qp_ex *qpx, void *hdr, uint16_t hdr_sz,
 			    uint16_t mss)
 {

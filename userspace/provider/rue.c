@@ -32,14 +32,17 @@ static bool rue_match_device(struct verbs_sysfs_dev *sysfs_dev)
 static void rue_free_context(struct ibv_context *ibctx);
 
 static const struct verbs_context_ops rue_ctx_ops = {
+	.alloc_mw = rue_alloc_mw,
 	.alloc_pd = rue_alloc_pd,
 	.attach_mcast = ibv_cmd_attach_mcast,
+	.bind_mw = rue_bind_mw,
 	.create_ah = rue_create_ah,
 	.create_cq = rue_create_cq,
 	.create_cq_ex = rue_create_cq_ex,
 	.create_qp = rue_create_qp,
 	.create_qp_ex = rue_create_qp_ex,
 	.create_srq = rue_create_srq,
+	.dealloc_mw = rue_dealloc_mw,
 	.dealloc_pd = rue_dealloc_pd,
 	.dereg_mr = rue_dereg_mr,
 	.destroy_ah = rue_destroy_ah,

@@ -251,6 +251,14 @@ void rue_sqe_set_dest(struct rue_qp *qp, struct rue_sqe *sqe,
 		      struct ibv_ah *ah, uint32_t remote_qpn, uint32_t qkey);
 int rue_sq_publish(struct rue_qp *qp, uint32_t n);
 
+/* mw.c */
+struct ibv_mw *rue_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int rue_dealloc_mw(struct ibv_mw *mw);
+int rue_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+		struct ibv_mw_bind *bind);
+int rue_sqe_set_bind(struct rue_sqe *sqe, struct ibv_mw *mw, uint32_t rkey,
+		     const struct ibv_mw_bind_info *info);
+
 /* qp_ex.c */
 void rue_qp_init_ex(struct rue_qp *qp);
 
