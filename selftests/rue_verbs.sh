@@ -44,7 +44,8 @@ t_setup() {
 	verbs_pair_setup || return
 	# rue_dbg_qp() is an inline of qp.h: its call sites are qp.h's.
 	if { dyndbg "module rue file qp.h +p" || dyndbg "module rue file qp.c +p"; } &&
-	   dyndbg "module rue file mr.c +p"; then
+	   dyndbg "module rue file mr.c +p" &&
+	   dyndbg "module rue file mw.c +p"; then
 		dmesg -W --notime >"$kmsg_log" 2>/dev/null &
 		kmsg_pid=$!
 		defer "kill $kmsg_pid"

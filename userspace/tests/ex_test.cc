@@ -112,7 +112,7 @@ constexpr uint64_t kRcOps =
     IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
     IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
     IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |
-    IBV_QP_EX_WITH_SEND_WITH_INV;
+    IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW;
 constexpr uint64_t kUdOps = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
 constexpr uint32_t kQkey = 0x11111111;
 
@@ -379,6 +379,51 @@ TEST_P(ExRc, LocalInvCompletes) {
 
 // wr_abort: nothing of the batch reaches the wire or the CQ, and the next
 // batch uses the same slots.
+// ibv_wr_bind_mw() binds a type 2 window, which A then writes through;
+// a type 1 window is the bind verb's, and fails the batch.
+TEST_P(ExRc, BindMwType2) {
+  Region wb;
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(
+      b.s.pd.get(), 8192, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND, &wb));
+  ibv_mw* mw = ibv_alloc_mw(b.s.pd.get(), IBV_MW_TYPE_2);
+  ASSERT_NE(mw, nullptr) << strerror(errno);
+  ibv_mw* one = ibv_alloc_mw(b.s.pd.get(), IBV_MW_TYPE_1);
+  ASSERT_NE(one, nullptr) << strerror(errno);
+  ibv_mw_bind_info info{};
+  info.mr = wb.mr.get();
+  info.addr = wb.addr(4096);
+  info.length = 4096;
+  info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
+  const uint32_t rkey = ibv_inc_rkey(mw->rkey);
+
+  ibv_wr_start(b.qpx);
+  ibv_wr_bind_mw(b.qpx, one, ibv_inc_rkey(one->rkey), &info);
+  EXPECT_EQ(ibv_wr_complete(b.qpx), EINVAL);
+
+  ibv_wr_start(b.qpx);
+  b.qpx->wr_id = 31;
+  b.qpx->wr_flags = IBV_SEND_SIGNALED;
+  ibv_wr_bind_mw(b.qpx, mw, rkey, &info);
+  ASSERT_EQ(ibv_wr_complete(b.qpx), 0);
+  std::vector<ExWc> wc;
+  ASSERT_TRUE(PollEx(b.scq, 1, &wc));
+  ASSERT_EQ(wc[0].status, IBV_WC_SUCCESS) << ExWcString(wc[0]);
+  EXPECT_EQ(wc[0].opcode, IBV_WC_BIND_MW);
+  EXPECT_EQ(wc[0].wr_id, 31u);
+
+  FillRandom(la.buf.span(0, 4096), 31);
+  ibv_wr_start(a.qpx);
+  a.qpx->wr_id = 32;
+  a.qpx->wr_flags = IBV_SEND_SIGNALED;
+  ibv_wr_rdma_write(a.qpx, rkey, wb.addr(4096));
+  ibv_wr_set_sge(a.qpx, la.lkey(), la.addr(0), 4096);
+  ASSERT_EQ(ibv_wr_complete(a.qpx), 0);
+  ASSERT_NO_FATAL_FAILURE(ExpectSendCompletion(32, IBV_WC_RDMA_WRITE));
+  EXPECT_TRUE(SameBytes(wb.buf.span(4096, 4096), la.buf.span(0, 4096)));
+  EXPECT_EQ(ibv_dealloc_mw(one), 0);
+  EXPECT_EQ(ibv_dealloc_mw(mw), 0);
+}
+
 TEST_P(ExRc, AbortPostsNothing) {
   std::vector<uint8_t> before(lb.data(), lb.data() + 4096);
   FillRandom(la.buf.span(0, 4096), 7);
@@ -441,9 +486,13 @@ TEST_P(ExRc, BadBatchesPostNothing) {
          ibv_wr_rdma_read(q, 1, 0);
          ibv_wr_set_inline_data(q, l.data(), 8);
        }},
-      {"bind_mw", EOPNOTSUPP,
+      {"bind_mw without a window", EINVAL,
        [](ibv_qp_ex* q, const Region&) {
          ibv_wr_bind_mw(q, nullptr, 0, nullptr);
+       }},
+      {"send_tso", EOPNOTSUPP,
+       [](ibv_qp_ex* q, const Region&) {
+         ibv_wr_send_tso(q, nullptr, 0, 0);
        }},
   };
   for (const Case& c : cases) {
@@ -652,7 +701,7 @@ TEST_P(ExCreate, QpSendOps) {
   EXPECT_EQ(ibv_create_qp_ex(a_.ctx(), &init), nullptr);
   EXPECT_EQ(errno, EOPNOTSUPP);
   init.qp_type = IBV_QPT_RC;
-  init.send_ops_flags = IBV_QP_EX_WITH_BIND_MW;
+  init.send_ops_flags = IBV_QP_EX_WITH_TSO;
   errno = 0;
   EXPECT_EQ(ibv_create_qp_ex(a_.ctx(), &init), nullptr);
   EXPECT_EQ(errno, EOPNOTSUPP);
