@@ -33,15 +33,21 @@
 
 #define RUE_MW_ACCESS	(IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
 			 IB_ACCESS_REMOTE_ATOMIC)
+/* on the index of a type 2 binding while it lasts (XA_MARK_0 is ALLOC's) */
+#define RUE_MW_MARK_QP	XA_MARK_1
 
 static inline struct rue_mw *to_rue_mw(struct ib_mw *ibmw)
 {
 	return container_of(ibmw, struct rue_mw, ibmw);
 }
 
-/* A binding that ends: no new lookup finds it valid.  xarray lock held. */
+/*
+ * A binding that ends: no new lookup finds it valid.  xarray lock held,
+ * @win at its index or already erased from it.
+ */
 static void rue_mw_retire(struct rue_mr *win)
 {
+	__xa_clear_mark(&win->rdev->mrs, win->index, RUE_MW_MARK_QP);
 	/* ordered after the lookups that found it valid (rue_mr_still()) */
 	smp_store_release(&win->state, RUE_MR_FREE);
 	if (win->mw_counted) {
@@ -156,10 +162,12 @@ int rue_mw_bind(struct ib_qp *qp, const struct rue_sqe *sqe)
 		kfree(win);
 		goto err_put;
 	}
+	rue_mw_retire(old);
 	rue_mw_fill(win, old, qp, sqe, mr);
 	/* replaces an entry: nothing to allocate, so it cannot fail */
 	__xa_store(&rdev->mrs, win->index, win, GFP_ATOMIC);
-	rue_mw_retire(old);
+	if (win->mw_qpn && win->mw_counted)
+		__xa_set_mark(&rdev->mrs, win->index, RUE_MW_MARK_QP);
 	xa_unlock_bh(&rdev->mrs);
 	pr_debug("MR %#x created (window)\n", key);
 	/* the xarray's reference to the old binding; @mr's is @win's now */
@@ -202,6 +210,28 @@ int rue_mw_invalidate(struct ib_qp *qp, u32 rkey, bool remote)
 		rue_mw_retire(win);
 	xa_unlock_bh(&rdev->mrs);
 	return err;
+}
+
+/**
+ * rue_mw_qp_gone() - a destroyed QP's type 2 windows end
+ * @qp: the QP, whose transmitter has stopped (no bind is under way)
+ *
+ * A type 2 window serves only its QP, and no later QP may take over its
+ * number's windows: they are unbound, and their MRs free to deregister.
+ * The walk visits only the indexes of type 2 bindings (RUE_MW_MARK_QP).
+ */
+void rue_mw_qp_gone(struct ib_qp *qp)
+{
+	struct rue_dev *rdev = to_rue_dev(qp->device);
+	struct rue_mr *win;
+	unsigned long i;
+
+	xa_lock_bh(&rdev->mrs);
+	xa_for_each_marked(&rdev->mrs, i, win, RUE_MW_MARK_QP) {
+		if (win->mw_qpn == qp->qp_num)
+			rue_mw_retire(win);
+	}
+	xa_unlock_bh(&rdev->mrs);
 }
 
 /* A window starts with no binding, at an index of its own. */

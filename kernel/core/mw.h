@@ -16,6 +16,7 @@ struct rue_mw {
 
 int rue_mw_bind(struct ib_qp *qp, const struct rue_sqe *sqe);
 int rue_mw_invalidate(struct ib_qp *qp, u32 rkey, bool remote);
+void rue_mw_qp_gone(struct ib_qp *qp);
 void rue_mw_set_ops(struct ib_device *ibdev);
 
 #endif /* _RUE_MW_H */

@@ -13,6 +13,7 @@
 #include "cq.h"
 #include "device.h"
 #include "engine.h"
+#include "mw.h"
 #include "post.h"
 #include "qp.h"
 #include "qp_verbs.h"
@@ -354,6 +355,7 @@ static int rue_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (xport->release)
 		xport->release(qp);
 	rue_qp_engine_stop(qp);
+	rue_mw_qp_gone(ibqp);
 
 	/* Nothing runs any more: drop references without completions. */
 	spin_lock_bh(&qp->req.lock);
