@@ -121,9 +121,14 @@ t_rstream() {
 # and so do a QP moved to error on an SRQ (rxe in 6.1 sends no
 # IBV_EVENT_QP_LAST_WQE_REACHED then) and an SRQ WQE with a bad lkey (rxe
 # in 6.12 completes it with a local QP operation error, rue with the
-# local protection error an invalid lkey calls for).
+# local protection error an invalid lkey calls for).  Memory windows are
+# device B's (it binds them, A's requests go through them): the cases on
+# their data, rights, rebinding, atomics and invalidation run both ways;
+# those on what B answers to a bad bind or deregistration, librue's own
+# argument checks and a process of device A's stay in rue_verbs.sh.
 VERBS_CASES='Verbs/Uc.*/TwoDevices*:Verbs/RcData.*/TwoDevices*:Verbs/RcSgl.*/TwoDevices:Verbs/RcAtomic.*/TwoDevices*:Verbs/RcSignal.*/TwoDevices:Verbs/RcFence.*/TwoDevices:Verbs/RcStress.*/TwoDevices:Verbs/RcInline.*/TwoDevices:Verbs/Ud.*/TwoDevices*'
 VERBS_CASES+=':Verbs/SharedReceiveQueue.*/TwoDevices'
+VERBS_CASES+=':Verbs/MemoryWindow.Type1*/TwoDevices:Verbs/MemoryWindow.Type2BindAndLocalInvalidate/TwoDevices:Verbs/MemoryWindow.Type2RemoteInvalidate/TwoDevices:Verbs/MemoryWindow.Type2OnlyForItsQp/TwoDevices:Verbs/MemoryWindow.AtomicThroughWindow/TwoDevices'
 VERBS_CASES+='-*Uc.ReadAtomicAndInvalidateRefused*:*SharedReceiveQueue.CreateQueryModify*:*SharedReceiveQueue.QpOnSrqRules*:*SharedReceiveQueue.QpErrorLeavesWqesToOthers*:*SharedReceiveQueue.BadWqeFailsOnlyItsQp*:*Uc.SendLargerThanReceive*:*MisalignedTargetRejected*:*AtomicWithCpuAtomics*:*Ud.ReceiveBufferTooSmall*:*Ud.LargerThanMtuFails*:*Ud.RdmaOpcodesRejected*'
 
 t_verbs() {
