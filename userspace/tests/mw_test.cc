@@ -172,6 +172,20 @@ TEST_P(MemoryWindow, Type1RebindRetiresTheOldKey) {
   EXPECT_EQ(lb.data()[0], 0);
 }
 
+// A bind of length 0 unbinds a type 1 window: its keys reach nothing.
+TEST_P(MemoryWindow, Type1UnbindByZeroLength) {
+  Mw mw = Alloc(IBV_MW_TYPE_1);
+  ASSERT_TRUE(mw);
+  ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(), 4096,
+                                 IBV_ACCESS_REMOTE_WRITE)),
+            IBV_WC_SUCCESS);
+  const uint32_t bound = mw->rkey;
+  ASSERT_EQ(Bind1(mw.get(), Info(nullptr, 0, 0, 0)), IBV_WC_SUCCESS);
+  EXPECT_EQ(Rdma(IBV_WR_RDMA_WRITE, lb.addr(), bound, 64),
+            IBV_WC_REM_ACCESS_ERR);
+  EXPECT_EQ(lb.data()[0], 0);
+}
+
 // Atomics through a window act on the MR's memory.
 TEST_P(MemoryWindow, AtomicThroughWindow) {
   Mw mw = Alloc(IBV_MW_TYPE_1);
