@@ -125,20 +125,22 @@ t_rstream() {
 # in 6.12 completes it with a local QP operation error, rue with the
 # local protection error an invalid lkey calls for).  Memory windows are
 # device B's (it binds them, A's requests go through them): the cases on
-# their data, rights, rebinding, atomics and invalidation run both ways;
-# those on what B answers to a bad bind or deregistration, librue's own
-# argument checks and a process of device A's stay in rue_verbs.sh.
+# their data, rights, rebinding, atomics and invalidation run with rxe's
+# requests through rue's windows (MW_CASES).  Not the other way: rxe's own
+# windows let a WRITE run one byte past a type 1 window's end, and librxe
+# crashes on a zero-length (unbinding) type 1 bind (seen on 6.12; on 6.1
+# the same case fails).
 VERBS_CASES='Verbs/Uc.*/TwoDevices*:Verbs/RcData.*/TwoDevices*:Verbs/RcSgl.*/TwoDevices:Verbs/RcAtomic.*/TwoDevices*:Verbs/RcSignal.*/TwoDevices:Verbs/RcFence.*/TwoDevices:Verbs/RcStress.*/TwoDevices:Verbs/RcInline.*/TwoDevices:Verbs/Ud.*/TwoDevices*'
 VERBS_CASES+=':Verbs/SharedReceiveQueue.*/TwoDevices'
-VERBS_CASES+=':Verbs/MemoryWindow.Type1*/TwoDevices:Verbs/MemoryWindow.Type2BindAndLocalInvalidate/TwoDevices:Verbs/MemoryWindow.Type2RemoteInvalidate/TwoDevices:Verbs/MemoryWindow.Type2OnlyForItsQp/TwoDevices:Verbs/MemoryWindow.AtomicThroughWindow/TwoDevices'
-VERBS_CASES+='-*Uc.ReadAtomicAndInvalidateRefused*:*SharedReceiveQueue.CreateQueryModify*:*SharedReceiveQueue.QpOnSrqRules*:*SharedReceiveQueue.QpErrorLeavesWqesToOthers*:*SharedReceiveQueue.BadWqeFailsOnlyItsQp*:*Uc.SendLargerThanReceive*:*MisalignedTargetRejected*:*AtomicWithCpuAtomics*:*Ud.ReceiveBufferTooSmall*:*Ud.LargerThanMtuFails*:*Ud.RdmaOpcodesRejected*'
+MW_CASES='Verbs/MemoryWindow.Type1*/TwoDevices:Verbs/MemoryWindow.Type2BindAndLocalInvalidate/TwoDevices:Verbs/MemoryWindow.Type2RemoteInvalidate/TwoDevices:Verbs/MemoryWindow.Type2OnlyForItsQp/TwoDevices:Verbs/MemoryWindow.AtomicThroughWindow/TwoDevices'
+VERBS_NOT='-*Uc.ReadAtomicAndInvalidateRefused*:*SharedReceiveQueue.CreateQueryModify*:*SharedReceiveQueue.QpOnSrqRules*:*SharedReceiveQueue.QpErrorLeavesWqesToOthers*:*SharedReceiveQueue.BadWqeFailsOnlyItsQp*:*Uc.SendLargerThanReceive*:*MisalignedTargetRejected*:*AtomicWithCpuAtomics*:*Ud.ReceiveBufferTooSmall*:*Ud.LargerThanMtuFails*:*Ud.RdmaOpcodesRejected*'
 
 t_verbs() {
-	local a=$1 b=$2 ipa=$3 ipb=$4 ip6a=$5 ip6b=$6 out rc
+	local a=$1 b=$2 ipa=$3 ipb=$4 ip6a=$5 ip6b=$6 cases=$7 out rc
 	[ -x "$VERBS" ] || { echo "rue_verbs_test is not built"; return 1; }
 	out=$(timeout 600 "$VERBS" --tap --dev-a=$a --dev-b=$b --ip4-a=$ipa \
 		--ip4-b=$ipb --ip6-a=$ip6a --ip6-b=$ip6b \
-		--gtest_filter="$VERBS_CASES" 2>&1)
+		--gtest_filter="$cases" 2>&1)
 	rc=$?
 	echo "$out" | grep -E "^not ok|^# .*(fail|Fail)|^1\.\." | head -40
 	echo "$out" | grep -c "^ok" | sed 's/$/ cases passed/'
@@ -261,7 +263,10 @@ for dir in rxe-rue rue-rxe; do
 	run_test "ucx_perftest tag_bw 256 KiB over rc_verbs ($dir)" \
 		t_ucx $dir -t tag_bw -s 262144 -w 10 -n 100
 done
-run_test "verbs cases, rxe0 as device A" t_verbs rxe0 ri1 10.13.0.1 10.13.0.2 fd00:13::1 fd00:13::2
-run_test "verbs cases, rue as device A" t_verbs ri1 rxe0 10.13.0.2 10.13.0.1 fd00:13::2 fd00:13::1
+run_test "verbs cases, rxe0 as device A (rue's memory windows)" t_verbs \
+	rxe0 ri1 10.13.0.1 10.13.0.2 fd00:13::1 fd00:13::2 \
+	"$VERBS_CASES:$MW_CASES$VERBS_NOT"
+run_test "verbs cases, rue as device A" t_verbs \
+	ri1 rxe0 10.13.0.2 10.13.0.1 fd00:13::2 fd00:13::1 "$VERBS_CASES$VERBS_NOT"
 run_test "no bad packets or errors counted on rue; transmit drops only where a backlog overflowed" t_counters
 tap_done
