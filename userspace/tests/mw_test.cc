@@ -87,6 +87,41 @@ class MemoryWindow : public TopologyTest {
     return wc.status;
   }
 
+  // A new type 1 window bound over @len bytes of lb at @off; null, and a
+  // test failure, when the allocation or the bind fails.
+  Mw Bound1(size_t off, uint64_t len, unsigned access) {
+    Mw mw = Alloc(IBV_MW_TYPE_1);
+    if (mw && Bind1(mw.get(), Info(lb.mr.get(), lb.addr(off), len,
+                                   access)) != IBV_WC_SUCCESS) {
+      ADD_FAILURE() << "binding a type 1 window failed";
+      mw.reset();
+    }
+    return mw;
+  }
+
+  // The same for type 2, bound by a work request; *@rkey its new key.
+  Mw Bound2(size_t off, uint64_t len, unsigned access, uint32_t* rkey) {
+    Mw mw = Alloc(IBV_MW_TYPE_2);
+    if (!mw) return mw;
+    *rkey = ibv_inc_rkey(mw->rkey);
+    if (Bind2(mw.get(), *rkey, Info(lb.mr.get(), lb.addr(off), len,
+                                    access)) != IBV_WC_SUCCESS) {
+      ADD_FAILURE() << "binding a type 2 window failed";
+      mw.reset();
+    }
+    return mw;
+  }
+
+  // B's LOCAL_INV of @rkey; its completion.
+  ibv_wc LocalInv(uint32_t rkey) {
+    ibv_send_wr inv = SendWr(78, IBV_WR_LOCAL_INV, nullptr, 0);
+    inv.invalidate_rkey = rkey;
+    EXPECT_EQ(PostSend(p.b.qp.get(), &inv), 0);
+    ibv_wc wc{};
+    EXPECT_TRUE(PollOne(p.b.scq.get(), &wc));
+    return wc;
+  }
+
   // A's WRITE (or READ) of @len bytes at @addr through @rkey; the status.
   ibv_wc_status Rdma(ibv_wr_opcode op, uint64_t addr, uint32_t rkey,
                      uint32_t len, size_t off = 0) {
@@ -140,11 +175,8 @@ TEST_P(MemoryWindow, Type1BoundsAndData) {
 
 // A window's rights are its own: read-only, although the MR may be written.
 TEST_P(MemoryWindow, Type1RightsAreTheWindows) {
-  Mw mw = Alloc(IBV_MW_TYPE_1);
+  Mw mw = Bound1(0, kSize, IBV_ACCESS_REMOTE_READ);
   ASSERT_TRUE(mw);
-  ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(), kSize,
-                                 IBV_ACCESS_REMOTE_READ)),
-            IBV_WC_SUCCESS);
   ASSERT_EQ(Rdma(IBV_WR_RDMA_READ, lb.addr(), mw->rkey, 4096),
             IBV_WC_SUCCESS);
   EXPECT_EQ(Rdma(IBV_WR_RDMA_WRITE, lb.addr(), mw->rkey, 64),
@@ -155,11 +187,8 @@ TEST_P(MemoryWindow, Type1RightsAreTheWindows) {
 // Binding again moves the window: the new rkey reaches the new range, the
 // old rkey nothing.
 TEST_P(MemoryWindow, Type1RebindRetiresTheOldKey) {
-  Mw mw = Alloc(IBV_MW_TYPE_1);
+  Mw mw = Bound1(0, 4096, IBV_ACCESS_REMOTE_WRITE);
   ASSERT_TRUE(mw);
-  ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(), 4096,
-                                 IBV_ACCESS_REMOTE_WRITE)),
-            IBV_WC_SUCCESS);
   const uint32_t old = mw->rkey;
   ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(8192), 4096,
                                  IBV_ACCESS_REMOTE_WRITE)),
@@ -174,11 +203,8 @@ TEST_P(MemoryWindow, Type1RebindRetiresTheOldKey) {
 
 // A bind of length 0 unbinds a type 1 window: its keys reach nothing.
 TEST_P(MemoryWindow, Type1UnbindByZeroLength) {
-  Mw mw = Alloc(IBV_MW_TYPE_1);
+  Mw mw = Bound1(0, 4096, IBV_ACCESS_REMOTE_WRITE);
   ASSERT_TRUE(mw);
-  ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(), 4096,
-                                 IBV_ACCESS_REMOTE_WRITE)),
-            IBV_WC_SUCCESS);
   const uint32_t bound = mw->rkey;
   ASSERT_EQ(Bind1(mw.get(), Info(nullptr, 0, 0, 0)), IBV_WC_SUCCESS);
   EXPECT_EQ(Rdma(IBV_WR_RDMA_WRITE, lb.addr(), bound, 64),
@@ -188,11 +214,8 @@ TEST_P(MemoryWindow, Type1UnbindByZeroLength) {
 
 // Atomics through a window act on the MR's memory.
 TEST_P(MemoryWindow, AtomicThroughWindow) {
-  Mw mw = Alloc(IBV_MW_TYPE_1);
+  Mw mw = Bound1(64, 64, IBV_ACCESS_REMOTE_ATOMIC);
   ASSERT_TRUE(mw);
-  ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(64), 64,
-                                 IBV_ACCESS_REMOTE_ATOMIC)),
-            IBV_WC_SUCCESS);
   uint64_t v = 40;
   memcpy(lb.data(64), &v, sizeof(v));
   ibv_sge s = la.sge(0, 8);
@@ -212,20 +235,13 @@ TEST_P(MemoryWindow, AtomicThroughWindow) {
 
 // A type 2 window bound by a work request, then invalidated locally.
 TEST_P(MemoryWindow, Type2BindAndLocalInvalidate) {
-  Mw mw = Alloc(IBV_MW_TYPE_2);
+  uint32_t rkey = 0;
+  Mw mw = Bound2(0, 4096, IBV_ACCESS_REMOTE_WRITE, &rkey);
   ASSERT_TRUE(mw);
-  const uint32_t rkey = ibv_inc_rkey(mw->rkey);
-  ASSERT_EQ(Bind2(mw.get(), rkey, Info(lb.mr.get(), lb.addr(), 4096,
-                                       IBV_ACCESS_REMOTE_WRITE)),
-            IBV_WC_SUCCESS);
   ASSERT_EQ(Rdma(IBV_WR_RDMA_WRITE, lb.addr(), rkey, 4096), IBV_WC_SUCCESS);
   EXPECT_EQ(memcmp(lb.data(), la.data(), 4096), 0);
 
-  ibv_send_wr inv = SendWr(78, IBV_WR_LOCAL_INV, nullptr, 0);
-  inv.invalidate_rkey = rkey;
-  ASSERT_EQ(PostSend(p.b.qp.get(), &inv), 0);
-  ibv_wc wc{};
-  ASSERT_TRUE(PollOne(p.b.scq.get(), &wc));
+  const ibv_wc wc = LocalInv(rkey);
   ASSERT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
   EXPECT_EQ(wc.opcode, IBV_WC_LOCAL_INV);
 
@@ -238,12 +254,9 @@ TEST_P(MemoryWindow, Type2BindAndLocalInvalidate) {
 // SEND with invalidate from A ends B's type 2 window; B's receive says
 // which rkey.
 TEST_P(MemoryWindow, Type2RemoteInvalidate) {
-  Mw mw = Alloc(IBV_MW_TYPE_2);
+  uint32_t rkey = 0;
+  Mw mw = Bound2(0, 4096, IBV_ACCESS_REMOTE_WRITE, &rkey);
   ASSERT_TRUE(mw);
-  const uint32_t rkey = ibv_inc_rkey(mw->rkey);
-  ASSERT_EQ(Bind2(mw.get(), rkey, Info(lb.mr.get(), lb.addr(), 4096,
-                                       IBV_ACCESS_REMOTE_WRITE)),
-            IBV_WC_SUCCESS);
   ibv_sge rs = lb.sge(8192, 64);
   ASSERT_EQ(PostRecv(p.b.qp.get(), 5, &rs, 1), 0);
   ibv_sge s = la.sge(0, 64);
@@ -271,12 +284,9 @@ TEST_P(MemoryWindow, Type2OnlyForItsQp) {
   ob.pd = p.b.pd.get();
   RcPair q;
   ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, oa, ob, &q));
-  Mw mw = Alloc(IBV_MW_TYPE_2);
+  uint32_t rkey = 0;
+  Mw mw = Bound2(0, 4096, IBV_ACCESS_REMOTE_WRITE, &rkey);
   ASSERT_TRUE(mw);
-  const uint32_t rkey = ibv_inc_rkey(mw->rkey);
-  ASSERT_EQ(Bind2(mw.get(), rkey, Info(lb.mr.get(), lb.addr(), 4096,
-                                       IBV_ACCESS_REMOTE_WRITE)),
-            IBV_WC_SUCCESS);
 
   Region qa;
   ASSERT_NO_FATAL_FAILURE(MakeRegion(q.a.pd.get(), 64, kAllAccess, &qa));
@@ -405,11 +415,8 @@ TEST_P(MemoryWindow, BadArgumentsRefused) {
 
 // A window's rkey is no lkey: a local SGE naming it is a protection error.
 TEST_P(MemoryWindow, WindowKeyIsNoLocalKey) {
-  Mw mw = Alloc(IBV_MW_TYPE_1);
+  Mw mw = Bound1(0, kSize, IBV_ACCESS_REMOTE_READ);
   ASSERT_TRUE(mw);
-  ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(), kSize,
-                                 IBV_ACCESS_REMOTE_READ)),
-            IBV_WC_SUCCESS);
   ibv_sge rs = la.sge(0, 64);
   ASSERT_EQ(PostRecv(p.a.qp.get(), 5, &rs, 1), 0);
   ibv_sge s = {lb.addr(), 64, mw->rkey};
@@ -422,17 +429,9 @@ TEST_P(MemoryWindow, WindowKeyIsNoLocalKey) {
 
 // Type 1 windows cannot be invalidated (C10-71): LOCAL_INV fails.
 TEST_P(MemoryWindow, Type1NotInvalidated) {
-  Mw mw = Alloc(IBV_MW_TYPE_1);
+  Mw mw = Bound1(0, 4096, IBV_ACCESS_REMOTE_READ);
   ASSERT_TRUE(mw);
-  ASSERT_EQ(Bind1(mw.get(), Info(lb.mr.get(), lb.addr(), 4096,
-                                 IBV_ACCESS_REMOTE_READ)),
-            IBV_WC_SUCCESS);
-  ibv_send_wr inv = SendWr(78, IBV_WR_LOCAL_INV, nullptr, 0);
-  inv.invalidate_rkey = mw->rkey;
-  ASSERT_EQ(PostSend(p.b.qp.get(), &inv), 0);
-  ibv_wc wc{};
-  ASSERT_TRUE(PollOne(p.b.scq.get(), &wc));
-  EXPECT_NE(wc.status, IBV_WC_SUCCESS);
+  EXPECT_NE(LocalInv(mw->rkey).status, IBV_WC_SUCCESS);
 }
 
 // A bind naming an MR's key as the window's is refused by the kernel,
