@@ -185,18 +185,18 @@ run_test "setup" t_setup
 # pingpongs and the rdma_cm, libfabric and UCX clients once each.
 for topo in netns loop; do
 	for t in ib_write_bw ib_read_bw ib_send_bw; do
-		matrix_case $topo $t -a -n 8
+		matrix_case $topo $t -a -n 5
 	done
 	matrix_case $topo ib_read_bw -q 8 -s 65536 -n 50
 	matrix_case $topo ib_atomic_bw -n 500
-	matrix_case $topo ib_write_bw -c UC -a -n 8
+	matrix_case $topo ib_write_bw -c UC -a -n 5
 	if [ $topo = netns ]; then
 		matrix_case $topo ib_write_bw -q 8 -s 65536 -n 50
 		matrix_case $topo ib_send_bw -q 8 -s 65536 -n 50
 		for t in ib_write_bw ib_read_bw ib_send_bw; do
 			matrix_case $topo $t -R -s 4096 -n 200
 		done
-		matrix_case $topo ib_send_bw --use-srq -a -n 8
+		matrix_case $topo ib_send_bw --use-srq -a -n 5
 		matrix_case $topo ib_send_bw -c UD --use-srq -n 200
 		matrix_case $topo ib_atomic_bw -R -n 200
 		for t in ib_write_lat ib_read_lat ib_send_lat; do
@@ -205,7 +205,7 @@ for topo in netns loop; do
 		done
 		matrix_case $topo ib_atomic_lat -n 200
 		# UC: WRITE and SEND without acknowledgements
-		matrix_case $topo ib_send_bw -c UC -a -n 8
+		matrix_case $topo ib_send_bw -c UC -a -n 5
 		matrix_case $topo ib_write_lat -c UC -s 65536 -n 100
 		matrix_case $topo ib_send_lat -c UC -s 64 -n 200
 	fi
