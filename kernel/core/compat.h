@@ -6,6 +6,7 @@
 #ifndef _RUE_COMPAT_H
 #define _RUE_COMPAT_H
 
+#include <linux/bits.h>
 #include <linux/version.h>
 
 /*
@@ -28,6 +29,19 @@
 #define rue_vm_flags_set(vma, flags) vm_flags_set(vma, flags)
 #else
 #define rue_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))
+#endif
+
+/*
+ * 6.2 added the Memory Placement Extensions (RDMA ATOMIC WRITE and
+ * FLUSH) to the core; rue answers and sends ATOMIC WRITE on 6.1 too (its
+ * requests come from librue, not from the core), and 6.1's uverbs passes
+ * all 64 capability bits on (ib_uverbs_ex_query_device()).  The value is
+ * the uapi's IB_UVERBS_DEVICE_ATOMIC_WRITE.
+ */
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
+#define RUE_DEVICE_ATOMIC_WRITE IB_DEVICE_ATOMIC_WRITE
+#else
+#define RUE_DEVICE_ATOMIC_WRITE BIT_ULL(40)
 #endif
 
 #endif /* _RUE_COMPAT_H */

@@ -41,6 +41,7 @@
 #include <rdma/rue-abi.h>
 
 #include "caps.h"
+#include "compat.h"
 #include "device.h"
 #include "net/net.h"
 #include "net/pfc.h"
@@ -192,7 +193,8 @@ static int rue_query_device(struct ib_device *ibdev,
 				 IB_DEVICE_SHUTDOWN_PORT |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_MEM_WINDOW |
-				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
+				 RUE_DEVICE_ATOMIC_WRITE;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = RUE_MAX_SGE;
 	attr->max_recv_sge = RUE_MAX_SGE;

@@ -137,12 +137,17 @@ struct rue_mr *rue_mr_get_remote(struct ib_qp *qp, u32 rkey, int access,
 	return mr;
 }
 
-/*
- * The page holding @iova, the offset in it, and how many bytes of the
- * region are contiguous there.  The caller has checked the range.
+/**
+ * rue_mr_page() - the page holding a region's byte
+ * @mr: the region, referenced; the caller has checked the range
+ * @iova: the byte's address
+ * @off: returns its offset in the page
+ * @avail: returns how many bytes of the region are contiguous there
+ *
+ * Return: the page, or NULL past the region's pages.
  */
-static struct page *rue_mr_page(const struct rue_mr *mr, u64 iova,
-				unsigned int *off, unsigned int *avail)
+struct page *rue_mr_page(const struct rue_mr *mr, u64 iova, unsigned int *off,
+			 unsigned int *avail)
 {
 	u64 pos, left = PAGE_SIZE;
 	void *va;
@@ -295,42 +300,6 @@ int rue_mr_add_frags(struct rue_mr *mr, u64 iova, u32 len, struct sk_buff *skb)
 		iova += n;
 		len -= n;
 	}
-	return 0;
-}
-
-/**
- * rue_mr_atomic() - 8-byte atomic on region memory (IBTA 9.4.5)
- * @mr: target region, range checked, IB_ACCESS_REMOTE_ATOMIC
- * @iova: 8-byte aligned address
- * @cmp_swap: compare-and-swap, else fetch-and-add
- * @compare: value to compare
- * @swap_add: value to swap in or add
- * @orig: returns the value before the operation
- *
- * The operation is a CPU atomic instruction on the memory itself, so it is
- * atomic with respect to any other processor updating the same 8 bytes,
- * including the process that owns the memory.
- */
-int rue_mr_atomic(struct rue_mr *mr, u64 iova, bool cmp_swap, u64 compare,
-		  u64 swap_add, u64 *orig)
-{
-	unsigned int off, n;
-	struct page *page;
-	atomic64_t *p;
-	void *va;
-
-	if (iova & 7)
-		return -EINVAL;
-	page = rue_mr_page(mr, iova, &off, &n);
-	if (unlikely(!page || n < 8))
-		return -EFAULT;
-	va = kmap_local_page(page);
-	p = va + off;
-	if (cmp_swap)
-		*orig = atomic64_cmpxchg(p, compare, swap_add);
-	else
-		*orig = atomic64_fetch_add(swap_add, p);
-	kunmap_local(va);
 	return 0;
 }
 

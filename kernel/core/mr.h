@@ -99,8 +99,8 @@ int rue_mr_copy_from_buf(struct rue_mr *mr, u64 iova, const void *buf,
 int rue_mr_add_frags(struct rue_mr *mr, u64 iova, u32 len,
 		     struct sk_buff *skb);
 bool rue_mr_can_frag(const struct rue_mr *mr);
-int rue_mr_atomic(struct rue_mr *mr, u64 iova, bool cmp_swap, u64 compare,
-		  u64 swap_add, u64 *orig);
+struct page *rue_mr_page(const struct rue_mr *mr, u64 iova, unsigned int *off,
+			 unsigned int *avail);
 
 int rue_mr_reg_frwr(struct rue_mr *mr, struct ib_pd *pd, u32 key, int access);
 int rue_mr_invalidate(struct ib_qp *qp, u32 key, bool remote);

@@ -96,6 +96,7 @@ struct rue_req {
 enum rue_res_type {
 	RUE_RES_READ,
 	RUE_RES_ATOMIC,
+	RUE_RES_ATOMIC_WRITE,		/* answered as a zero-length READ */
 };
 
 /*

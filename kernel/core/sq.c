@@ -142,6 +142,13 @@ static u8 rue_sq_check(struct rue_qp *qp, struct rue_swqe *w, const void *slot)
 			return IB_WC_LOC_QP_OP_ERR;
 		w->sqe.length = sizeof(u64);
 		break;
+	case RUE_WR_ATOMIC_WRITE:
+		/* its 8 bytes are in the slot (compare_add), not in SGEs */
+		if (w->num_sge || (sqe->flags & RUE_SQE_INLINE) ||
+		    (sqe->remote_addr & 7))
+			return IB_WC_LOC_QP_OP_ERR;
+		w->sqe.length = sizeof(u64);
+		break;
 	}
 
 	if (qp->xport->check_wqe)
@@ -210,6 +217,8 @@ static u8 rue_wc_opcode(u8 op)
 		return RUE_WC_COMP_SWAP;
 	case RUE_WR_ATOMIC_FETCH_AND_ADD:
 		return RUE_WC_FETCH_ADD;
+	case RUE_WR_ATOMIC_WRITE:
+		return RUE_WC_ATOMIC_WRITE;
 	case RUE_WR_LOCAL_INV:
 		return RUE_WC_LOCAL_INV;
 	case RUE_WR_BIND_MW:

@@ -184,6 +184,7 @@ static bool rue_rc_op_valid(const struct rue_qp *qp, u8 op)
 	case RUE_WR_RDMA_READ:
 	case RUE_WR_ATOMIC_CMP_AND_SWP:
 	case RUE_WR_ATOMIC_FETCH_AND_ADD:
+	case RUE_WR_ATOMIC_WRITE:
 	case RUE_WR_LOCAL_INV:
 	case RUE_WR_SEND_WITH_INV:
 	case RUE_WR_BIND_MW:

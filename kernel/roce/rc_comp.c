@@ -557,6 +557,26 @@ static void rue_req_early_take(struct rue_qp *qp, u32 una)
 	}
 }
 
+/*
+ * The answer to the oldest WQE, an ATOMIC WRITE: a zero-length READ
+ * Response Only at its PSN (IBTA annex A19.4.2).
+ */
+static void rue_req_atomic_write_resp(struct rue_qp *qp, struct rue_swqe *w,
+				      struct rue_pkt *pkt)
+{
+	if (pkt->psn != w->first_psn) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
+		return;
+	}
+	if ((pkt->mask & RUE_OPM_ONLY) != RUE_OPM_ONLY || pkt->paylen) {
+		rue_stat_inc(qp->rdev, RUE_STAT_RX_DROP_HDR);
+		w->status = IB_WC_BAD_RESP_ERR;
+	}
+	w->done = 1;
+	qp->req.rd_atomic--;
+	qp->req.una_psn = rue_psn_add(pkt->psn, 1);
+}
+
 /* An RDMA READ response: the payload goes to the WQE that asked for it. */
 static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 {
@@ -582,6 +602,10 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
 		return;
 	w = rue_req_oldest(qp);
+	if (w && w->sqe.opcode == RUE_WR_ATOMIC_WRITE) {
+		rue_req_atomic_write_resp(qp, w, pkt);
+		return;
+	}
 	if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
 	    pkt->psn != rue_req_read_next(qp, w)) {
 		/* A response went missing: go back once for it. */

@@ -292,6 +292,33 @@ static struct sk_buff *rue_req_atomic_pkt(struct rue_qp *qp, struct rue_swqe *w)
 	return skb;
 }
 
+/*
+ * RDMA ATOMIC WRITE (IBTA annex A19.4.2): the 8 bytes the consumer gave,
+ * kept in the WQE as they were in its memory (rue-abi.h), go out as they
+ * are; the target stores them the same way.
+ */
+static struct sk_buff *rue_req_atomic_write_pkt(struct rue_qp *qp,
+						struct rue_swqe *w)
+{
+	u8 opcode = RUE_OPCODE_RC_ATOMIC_WRITE;
+	struct rue_reth *reth;
+	struct sk_buff *skb;
+	u8 *hdr;
+
+	skb = rue_req_skb(qp, opcode, sizeof(w->sqe.compare_add), &hdr);
+	if (unlikely(!skb))
+		return NULL;
+	rue_bth_fill((struct rue_bth *)hdr, opcode, false, 0, qp->dest_qpn,
+		     true, qp->req.psn);
+	reth = (void *)(hdr + rue_opcodes[opcode].reth);
+	reth->va = cpu_to_be64(w->sqe.remote_addr);
+	reth->rkey = cpu_to_be32((u32)w->sqe.rkey);
+	reth->len = cpu_to_be32(sizeof(w->sqe.compare_add));
+	skb_put_data(skb, &w->sqe.compare_add, sizeof(w->sqe.compare_add));
+	rue_tx_cb_init(skb, 0);
+	return skb;
+}
+
 /* Local operations execute when the transmitter reaches them. */
 static void rue_req_local_op(struct rue_qp *qp, struct rue_swqe *w)
 {
@@ -393,7 +420,9 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 		} else {
 			w->first_psn = req->psn;
 			w->last_psn = req->psn;
-			skb = rue_req_atomic_pkt(qp, w);
+			skb = w->sqe.opcode == RUE_WR_ATOMIC_WRITE ?
+			      rue_req_atomic_write_pkt(qp, w) :
+			      rue_req_atomic_pkt(qp, w);
 		}
 		if (!skb)
 			return false;

@@ -10,11 +10,15 @@
 
 struct rue_qp;
 
-/* WQE opcodes (RUE_WR_*) whose answers come back as responses. */
+/*
+ * WQE opcodes (RUE_WR_*) whose answers come back as responses: they count
+ * against max_rd_atomic, and an ACK past one unanswered is an implied NAK.
+ * ATOMIC WRITE is answered like a READ (IBTA annex A19.4.2).
+ */
 static inline bool rue_is_read_or_atomic(u8 op)
 {
 	return op == RUE_WR_RDMA_READ || op == RUE_WR_ATOMIC_CMP_AND_SWP ||
-	       op == RUE_WR_ATOMIC_FETCH_AND_ADD;
+	       op == RUE_WR_ATOMIC_FETCH_AND_ADD || op == RUE_WR_ATOMIC_WRITE;
 }
 
 /* ... and those whose packets carry the message's data. */

@@ -4,17 +4,18 @@
  * in PSN order and answers them.
  *
  * SEND data goes into receive WQEs, RDMA WRITE data into the target MR,
- * both copied once from the packet.  RDMA READ and atomic requests become
- * responder resources (struct rue_res): their answers leave, in PSN
- * order, from rue_resp_tx() (rc_resp_tx.c), which the QP's transmit
- * engine runs.  An
- * ACK may not overtake an answer still queued (an ACK acknowledges every
- * earlier PSN), so while answers are queued the ACK waits behind them.
+ * both copied once from the packet.  RDMA READ, atomic and ATOMIC WRITE
+ * requests become responder resources (struct rue_res): their answers
+ * leave, in PSN order, from rue_resp_tx() (rc_resp_tx.c), which the QP's
+ * transmit engine runs.  An ACK may not overtake an answer still queued
+ * (an ACK acknowledges every earlier PSN), so while answers are queued
+ * the ACK waits behind them.
  *
- * Duplicates (IBTA 9.9.2.2).  A duplicate SEND or WRITE is acknowledged
- * again, never executed.  A duplicate READ is executed again from the
- * PSN it carries.  A duplicate atomic is answered from the resource that
- * kept its original value, so it is never applied twice.  A duplicate
+ * Duplicates (IBTA 9.9.2.2, rc_resp_dup.c).  A duplicate SEND or WRITE is
+ * acknowledged again, never executed.  A duplicate READ is executed again
+ * from the PSN it carries.  A duplicate atomic or ATOMIC WRITE is
+ * answered from the resource kept for it, so it is never applied twice.
+ * A duplicate
  * means the requester went back: answers still queued are dropped, since
  * it asks for them again - but only at the first duplicate of a run, or
  * one behind it (the requester went back again).  The requester resends
@@ -32,11 +33,13 @@
  */
 #include "pkt.h"
 #include "rc_resp.h"
+#include "rc_resp_dup.h"
 #include "rc_resp_tx.h"
 #include "core/caps.h"
 #include "core/cq.h"
 #include "core/device.h"
 #include "core/mr.h"
+#include "core/mr_atomic.h"
 #include "core/qp.h"
 #include "core/rq.h"
 #include "core/sgl.h"
@@ -75,8 +78,7 @@ void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,
 }
 
 /* ACK or NAK @psn, after any answers still queued. */
-static void rue_resp_ack(struct rue_qp *qp, u8 syn, u32 psn,
-			 struct sk_buff_head *out)
+void rue_resp_ack(struct rue_qp *qp, u8 syn, u32 psn, struct sk_buff_head *out)
 {
 	struct rue_resp *resp = &qp->resp;
 
@@ -131,7 +133,7 @@ void rue_resp_drop_output(struct rue_resp *resp)
  * A new resource at the head of the output queue; NULL when the
  * requester has more outstanding than max_dest_rd_atomic.
  */
-static struct rue_res *rue_res_new(struct rue_qp *qp)
+struct rue_res *rue_res_new(struct rue_qp *qp)
 {
 	struct rue_resp *resp = &qp->resp;
 	u32 limit = clamp_t(u32, qp->attr.max_dest_rd_atomic, 1, resp->res_size);
@@ -166,7 +168,7 @@ static void rue_res_keep(struct rue_resp *resp, const struct rue_res *res)
 }
 
 /* The newest kept READ or atomic whose PSNs hold @psn. */
-static struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
+struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
 {
 	u32 i;
 
@@ -184,12 +186,6 @@ static struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn)
 /* ------------------------------------------------------------------ */
 /* Executing requests                                                  */
 
-enum rue_resp_result {
-	RUE_RESP_OK,
-	RUE_RESP_RNR,		/* no receive WQE: RNR NAK, try again later */
-	RUE_RESP_ERR,		/* NAK sent, the QP goes to the error state */
-};
-
 /*
  * A request the QP cannot take: NAK @syn; the QP goes to the error state.
  * An invalid request and an access violation are also the responder's
@@ -197,9 +193,8 @@ enum rue_resp_result {
  * Local Access Violation Work Queue Errors), its consumer's only news of
  * them when no receive WQE completes, as for an RDMA WRITE or READ.
  */
-static enum rue_resp_result rue_resp_fail(struct rue_qp *qp, u8 syn,
-					  struct rue_pkt *pkt,
-					  struct sk_buff_head *out)
+enum rue_resp_result rue_resp_fail(struct rue_qp *qp, u8 syn,
+				   struct rue_pkt *pkt, struct sk_buff_head *out)
 {
 	struct rue_resp *resp = &qp->resp;
 
@@ -515,121 +510,60 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 	return RUE_RESP_OK;
 }
 
-/* ------------------------------------------------------------------ */
-/* Duplicates                                                          */
-
 /*
- * A multi-segment packet that starts before the expected PSN but reaches
- * it (the requester went back to a point we had passed): keep only the
- * new segments.  Every segment but the last holds one PMTU.
+ * RDMA ATOMIC WRITE (IBTA annex A19.4.2): the 8 bytes of payload stored
+ * at once at an 8-byte aligned address of an MR open to remote writes,
+ * on a QP that allows them (as rdma_rxe checks).  The answer is a
+ * zero-length READ Response Only from a responder resource, as for a
+ * READ: it counts against max_dest_rd_atomic and leaves in PSN order
+ * with the other answers.  A duplicate is answered from the history and
+ * not stored again (rc_resp_dup.c): the bytes may have been overwritten
+ * since by a later WRITE.  A length other than 8 is an invalid request,
+ * a misaligned target too (the NAK rdma_rxe sends), a key or range the
+ * MR refuses a remote access error.
  */
-static bool rue_resp_trim(struct rue_qp *qp, struct rue_pkt *pkt)
-{
-	u32 k = rue_psn_diff(qp->resp.epsn, pkt->psn);
-
-	if (pkt->nseg <= 1 || k >= pkt->nseg || pkt->paylen < k * qp->mtu)
-		return false;
-	pkt->pay_off += k * qp->mtu;
-	pkt->paylen -= k * qp->mtu;
-	pkt->psn = qp->resp.epsn;
-	pkt->nseg -= k;
-	pkt->mask &= ~(RUE_OPM_FIRST | RUE_OPM_RETH);
-	return true;
-}
-
-/*
- * A duplicate RDMA READ is answered again only as the READ it repeats,
- * kept as a responder resource (IBTA 9.7.5.1.2): from the PSN the
- * duplicate carries, with the same key and the rest of the same range.
- * A requester asks again from the first response it lacks, so the
- * duplicate's address and length must be the kept READ's, moved on by
- * the packets before that PSN; anything else repeats no READ and is
- * dropped, and the key is the kept one: a duplicate cannot name memory
- * of its own.  The MR is looked up again (it may have been taken back
- * since): a failure is a remote access error, as for a new READ.
- */
-static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
-						struct rue_pkt *pkt,
-						struct sk_buff_head *out)
+static enum rue_resp_result rue_resp_atomic_write(struct rue_qp *qp,
+						  struct rue_pkt *pkt,
+						  struct sk_buff_head *out)
 {
 	const struct rue_reth *reth = rue_pkt_reth(pkt);
-	struct rue_resp *resp = &qp->resp;
-	struct rue_res *old, *res;
+	u64 va = be64_to_cpu(reth->va), bytes;
 	enum rue_mr_err merr;
-	struct rue_mr *mr = NULL;
-	u64 skip;
+	struct rue_res *res;
+	struct rue_mr *mr;
+	int err;
 
-	old = rue_res_find(resp, RUE_RES_READ, pkt->psn);
-	if (!old)
-		return RUE_RESP_OK;	/* too old, or no READ: dropped */
-	skip = (u64)rue_psn_diff(pkt->psn, old->first_psn) * qp->mtu;
-	if (skip > old->length || be64_to_cpu(reth->va) != old->va + skip ||
-	    be32_to_cpu(reth->len) != old->length - skip)
-		return RUE_RESP_OK;
-	if (old->length - skip) {
-		mr = rue_mr_get_remote(&qp->ibqp, old->rkey,
-				       IB_ACCESS_REMOTE_READ, &merr);
-		if (!mr || !rue_mr_in_range(mr, old->va + skip,
-					    old->length - skip)) {
-			if (mr)
-				rue_mr_put(mr);
-			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
-		}
+	if (!(qp->access & IB_ACCESS_REMOTE_WRITE) ||
+	    be32_to_cpu(reth->len) != sizeof(bytes) ||
+	    pkt->paylen != sizeof(bytes) || (va & 7))
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
+	mr = rue_mr_get_remote(&qp->ibqp, be32_to_cpu(reth->rkey),
+			       IB_ACCESS_REMOTE_WRITE, &merr);
+	if (!mr || !rue_mr_in_range(mr, va, sizeof(bytes))) {
+		if (mr)
+			rue_mr_put(mr);
+		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
 	}
 	res = rue_res_new(qp);
 	if (!res) {
-		if (mr)
-			rue_mr_put(mr);
-		return RUE_RESP_OK;	/* answers queued up to the limit */
+		rue_mr_put(mr);
+		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	}
-	res->type = RUE_RES_READ;
+	err = skb_copy_bits(pkt->skb, pkt->pay_off, &bytes, sizeof(bytes));
+	if (!err)
+		err = rue_mr_atomic_write(mr, va, bytes);
+	rue_mr_put(mr);
+	if (err) {
+		/* Nothing was stored: forget the resource. */
+		qp->resp.res_head--;
+		return rue_resp_fail(qp, err == -EINVAL ? RUE_AETH_NAK_INVALID :
+				     RUE_AETH_NAK_REM_ACCESS, pkt, out);
+	}
+	res->type = RUE_RES_ATOMIC_WRITE;
 	res->pending = true;
 	res->first_psn = pkt->psn;
-	res->last_psn = old->last_psn;
-	res->va = old->va + skip;
-	res->length = old->length - skip;
-	res->rkey = old->rkey;
-	res->mr = mr;
-	resp->dup_next = rue_psn_add(res->last_psn, 1);
-	return RUE_RESP_OK;
-}
-
-/* A duplicate atomic: the original's answer again, never executed twice. */
-static void rue_resp_atomic_again(struct rue_qp *qp, struct rue_pkt *pkt)
-{
-	struct rue_res *old, *res;
-
-	old = rue_res_find(&qp->resp, RUE_RES_ATOMIC, pkt->psn);
-	if (!old || old->first_psn != pkt->psn)
-		return;		/* too old to answer: drop */
-	res = rue_res_new(qp);
-	if (!res)
-		return;
-	*res = *old;
-	res->pending = true;
-}
-
-static enum rue_resp_result rue_resp_dup(struct rue_qp *qp,
-					 struct rue_pkt *pkt,
-					 struct sk_buff_head *out)
-{
-	struct rue_resp *resp = &qp->resp;
-
-	rue_stat_inc(qp->rdev, RUE_STAT_RX_DUP_REQUESTS);
-	if (!resp->dup_run || rue_psn_diff(pkt->psn, resp->dup_next) < 0)
-		rue_resp_drop_output(resp);
-	resp->dup_run = true;
-	resp->dup_next = rue_psn_add(pkt->psn, pkt->nseg);
-
-	if (pkt->mask & RUE_OPM_READ)
-		return rue_resp_read_again(qp, pkt, out);
-	if (pkt->mask & RUE_OPM_ATOMIC) {
-		rue_resp_atomic_again(qp, pkt);
-		return RUE_RESP_OK;
-	}
-	/* SEND or WRITE: acknowledge everything so far, after the answers. */
-	rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
-		     rue_psn_add(resp->epsn, -1), out);
+	res->last_psn = pkt->psn;
+	rue_res_keep(&qp->resp, res);
 	return RUE_RESP_OK;
 }
 
@@ -724,6 +658,8 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 		r = rue_resp_write(qp, pkt, out);
 	else if (pkt->mask & RUE_OPM_READ)
 		r = rue_resp_read(qp, pkt, out);
+	else if (pkt->mask & RUE_OPM_ATOMIC_WRITE)
+		r = rue_resp_atomic_write(qp, pkt, out);
 	else
 		r = rue_resp_atomic(qp, pkt, out);
 
@@ -740,7 +676,8 @@ bool rue_resp_rcv(struct rue_qp *qp, struct rue_pkt *pkt,
 		resp->epsn = rue_psn_add(resp->epsn, pkt->nseg);
 	if (pkt->mask & RUE_OPM_LAST)
 		resp->msn++;
-	if (pkt->ackreq && !(pkt->mask & (RUE_OPM_READ | RUE_OPM_ATOMIC)))
+	if (pkt->ackreq && !(pkt->mask & (RUE_OPM_READ | RUE_OPM_ATOMIC |
+					  RUE_OPM_ATOMIC_WRITE)))
 		rue_resp_ack(qp, RUE_AETH_ACK | RUE_AETH_CREDIT_INVALID,
 			     rue_psn_add(resp->epsn, -1), out);
 	/*

@@ -19,7 +19,19 @@ int rue_resp_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 void rue_resp_start(struct rue_qp *qp);
 void rue_resp_clear(struct rue_qp *qp, bool flush);
 
-/* for the answers (rc_resp_tx.c); resp.lock held */
+/* What executing a request came to (rc_resp.c, rc_resp_dup.c). */
+enum rue_resp_result {
+	RUE_RESP_OK,
+	RUE_RESP_RNR,		/* no receive WQE: RNR NAK, try again later */
+	RUE_RESP_ERR,		/* NAK sent, the QP goes to the error state */
+};
+
+/* for the answers (rc_resp_tx.c) and duplicates (rc_resp_dup.c) */
+enum rue_resp_result rue_resp_fail(struct rue_qp *qp, u8 syn,
+				   struct rue_pkt *pkt, struct sk_buff_head *out);
+void rue_resp_ack(struct rue_qp *qp, u8 syn, u32 psn, struct sk_buff_head *out);
+struct rue_res *rue_res_new(struct rue_qp *qp);
+struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn);
 struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear, u32 psn,
 			     u8 syn, unsigned int pad, u8 **hdr);
 void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RC responder, its answers (IBTA vol 1, 9.7.4): RDMA READ responses and
- * atomic acknowledgements built from the responder resources that
+ * RC responder, its answers (IBTA vol 1, 9.7.4): RDMA READ responses
+ * (zero-length for an ATOMIC WRITE, annex A19.4.2) and atomic
+ * acknowledgements built from the responder resources that
  * rc_resp.c queued, in PSN order, each followed by the ACK that waited
  * behind it.  rue_resp_tx() runs from the QP's transmit engine;
  * rue_resp_out() also from rc_resp.c, for a first answer built in the
@@ -147,10 +148,11 @@ int rue_resp_out(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 	       qp->state != IB_QPS_ERR) {
 		struct rue_res *res = rue_res_at(resp, resp->res_out);
 
-		if (res->type == RUE_RES_READ)
-			skb = rue_resp_read_pkt(qp, res);
-		else
+		/* an ATOMIC WRITE's answer is a READ's of length 0 */
+		if (res->type == RUE_RES_ATOMIC)
 			skb = rue_resp_atomic_pkt(qp, res);
+		else
+			skb = rue_resp_read_pkt(qp, res);
 		if (IS_ERR(skb)) {
 			rue_resp_read_revoked(qp, res, out);
 			*error = true;

@@ -2,8 +2,8 @@
 /*
  * The RoCEv2 opcode table: for every BTH opcode rue handles, which
  * extension headers follow the BTH (IBTA 9.2-9.4, in their wire order) and
- * what the packet means.  Opcodes absent from the table (RD, XRC and
- * reserved values) have mask 0 and are dropped on receive.
+ * what the packet means.  Opcodes absent from the table (RD, XRC, RDMA
+ * FLUSH and reserved values) have mask 0 and are dropped on receive.
  */
 #include "roce.h"
 
@@ -93,6 +93,11 @@ const struct rue_opcode_info rue_opcodes[256] = {
 	[IB_OPCODE_RC_FETCH_ADD] = {
 		RC_REQ | RUE_OPM_ATOMIC | RUE_OPM_ONLY | RUE_OPM_ATMETH,
 		BTH + SZ_ATM, .atmeth = BTH },
+
+	/* RC ATOMIC WRITE (annex A19.4.2): BTH RETH, 8 bytes of payload */
+	[RUE_OPCODE_RC_ATOMIC_WRITE] = {
+		RC_REQ | RUE_OPM_ATOMIC_WRITE | RUE_OPM_ONLY | RUE_OPM_RETH | PL,
+		BTH + SZ_RETH, .reth = BTH },
 
 	/* UC (IBTA 9.8): RC's SEND and RDMA WRITE, and nothing answers them */
 	[IB_OPCODE_UC_SEND_FIRST] = {

@@ -87,6 +87,14 @@ struct rue_atmack {
 	__be64 orig;
 } __packed;
 
+/*
+ * RDMA ATOMIC WRITE, IBTA vol 1 annex A19 (Memory Placement Extensions):
+ * RC only, BTH RETH and exactly 8 bytes of payload, answered like an RDMA
+ * READ by a zero-length RDMA READ Response Only.  6.1's ib_pack.h lacks
+ * it (IB_OPCODE_RC_ATOMIC_WRITE since 6.2).
+ */
+#define RUE_OPCODE_RC_ATOMIC_WRITE	0x1d
+
 /* RoCEv2 CNP: BTH, 16 reserved bytes, ICRC (annex A17.9.3). */
 #define RUE_CNP_PAD_BYTES	16
 #define RUE_OPCODE_CNP		0x81
@@ -131,6 +139,7 @@ enum rue_op_mask {
 	RUE_OPM_CNP = 1 << 20,
 	RUE_OPM_COMP = 1 << 21,		/* consumes a receive WQE */
 	RUE_OPM_UC = 1 << 22,
+	RUE_OPM_ATOMIC_WRITE = 1 << 23,	/* RUE_OPCODE_RC_ATOMIC_WRITE */
 };
 
 struct rue_opcode_info {

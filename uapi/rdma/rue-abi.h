@@ -139,6 +139,7 @@ enum rue_wr_opcode {
 	RUE_WR_LOCAL_INV = 7,
 	RUE_WR_BIND_MW = 8,	/* slot fields: struct rue_sqe */
 	RUE_WR_SEND_WITH_INV = 9,
+	RUE_WR_ATOMIC_WRITE = 15,	/* RC; slot fields: struct rue_sqe */
 	/* kernel consumers only: register an FRWR MR (remote_addr = mr) */
 	RUE_WR_REG_MR = 0x20,
 };
@@ -182,6 +183,11 @@ struct rue_sqe {
  * IB_ACCESS_REMOTE_* rights, ah = the lkey of the MR it opens onto.
  */
 /*
+ * ATOMIC_WRITE (IBTA annex A19.4.2): remote_addr (8-byte aligned) and
+ * rkey, num_sge = 0, and compare_add = the 8 bytes to store, copied from
+ * the consumer's memory as they are (not converted as a number).
+ */
+/*
  * UET send WQEs: SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM and
  * RDMA_READ; imm is the 64-bit SES header data (all 64 bits are sent).
  */
@@ -202,6 +208,7 @@ enum rue_wc_opcode {
 	RUE_WC_FETCH_ADD = 4,
 	RUE_WC_BIND_MW = 5,
 	RUE_WC_LOCAL_INV = 6,
+	RUE_WC_ATOMIC_WRITE = 9,
 	RUE_WC_REG_MR = 0x20,	/* kernel consumers only */
 	RUE_WC_RECV = 128,
 	RUE_WC_RECV_RDMA_WITH_IMM = 129,
