@@ -52,7 +52,8 @@ static int rue_ring_db(struct ibv_qp *ibqp, void *cmd, size_t len)
 	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |                \
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |      \
 	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |    \
-	 IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW)
+	 IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW |             \
+	 IBV_QP_EX_WITH_ATOMIC_WRITE)
 #define RUE_UC_SEND_OPS                                                      \
 	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |    \
 	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |                \
@@ -305,6 +306,8 @@ static int rue_wr_opcode(enum ibv_wr_opcode op)
 		return RUE_WR_SEND_WITH_INV;
 	case IBV_WR_BIND_MW:
 		return RUE_WR_BIND_MW;
+	case IBV_WR_ATOMIC_WRITE:
+		return RUE_WR_ATOMIC_WRITE;
 	default:
 		return -1;
 	}
@@ -494,6 +497,9 @@ static int rue_fill_sqe(struct rue_qp *qp, const struct ibv_send_wr *wr,
 	 */
 	if (qp->uet && wr->opcode != IBV_WR_SEND &&
 	    wr->opcode != IBV_WR_SEND_WITH_IMM)
+		return EINVAL;
+	/* nor an ATOMIC WRITE: struct ibv_send_wr has no field for its bytes */
+	if (wr->opcode == IBV_WR_ATOMIC_WRITE)
 		return EINVAL;
 	rue_sqe_init(sqe, wr->wr_id, wr->opcode, wr->send_flags);
 	/* the bind verb (mw.c) binds type 1 windows, work requests type 2 */

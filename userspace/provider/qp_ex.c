@@ -203,6 +203,29 @@ static void rue_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
 		sqe->imm = rkey;
 }
 
+/*
+ * RDMA ATOMIC WRITE (RC, IBTA annex A19.4.2): the 8 bytes at @atomic_wr
+ * go into the slot as they are (rue-abi.h), to be stored at the target as
+ * they are.  It has no local data: an SGE or inline setter after it
+ * fails the batch.
+ */
+static void rue_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+				uint64_t remote_addr, const void *atomic_wr)
+{
+	struct rue_sqe *sqe;
+
+	if (!atomic_wr) {
+		rue_wr_fail(qpx_to_rqp(qpx), EINVAL);
+		return;
+	}
+	sqe = rue_wr_begin(qpx, IBV_WR_ATOMIC_WRITE);
+	if (!sqe)
+		return;
+	sqe->rkey = rkey;
+	sqe->remote_addr = remote_addr;
+	memcpy(&sqe->compare_add, atomic_wr, sizeof(sqe->compare_add));
+}
+
 /* Type 2 windows only: type 1 windows take the bind verb (mw.c). */
 static void rue_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 			   uint32_t rkey, const struct ibv_mw_bind_info *info)
@@ -226,12 +249,6 @@ static void rue_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 /* Operations rue has no slot for: the batch fails with EOPNOTSUPP. */
 static void rue_wr_send_tso(struct ibv_qp_ex *qpx, void *hdr, uint16_t hdr_sz,
 			    uint16_t mss)
-{
-	rue_wr_fail(qpx_to_rqp(qpx), EOPNOTSUPP);
-}
-
-static void rue_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
-				uint64_t remote_addr, const void *atomic_wr)
 {
 	rue_wr_fail(qpx_to_rqp(qpx), EOPNOTSUPP);
 }
@@ -260,10 +277,10 @@ static void rue_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	qp->wr_cur_addr = true;
 }
 
-/* Operations with no local data: LOCAL_INV. */
+/* Operations with no local data: LOCAL_INV, ATOMIC WRITE. */
 static bool rue_wr_takes_data(enum ibv_wr_opcode op)
 {
-	return op != IBV_WR_LOCAL_INV;
+	return op != IBV_WR_LOCAL_INV && op != IBV_WR_ATOMIC_WRITE;
 }
 
 /* Inline data and SGEs replace each other: the last setter wins. */
