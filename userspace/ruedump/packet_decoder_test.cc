@@ -228,7 +228,7 @@ TEST(PacketDecoderTest, EveryKnownOpcode) {
       EXPECT_NE(line.find(" ok\n"), std::string::npos) << line;
     }
   }
-  EXPECT_EQ(known, 23 + 12 + 2 + 1);  // RC, UC, UD, CNP
+  EXPECT_EQ(known, 24 + 12 + 2 + 1);  // RC, UC, UD, CNP
 }
 
 std::string MalformedReason(const Decoded& d) {

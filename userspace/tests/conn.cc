@@ -70,7 +70,7 @@ void CreateSide(const Endpoint& ep, const QpOptions& opts, Side* out) {
         << "ibv_create_cq(" << rcqe << "): " << strerror(errno);
   }
 
-  ibv_qp_init_attr init{};
+  ibv_qp_init_attr_ex init{};
   init.send_cq = out->SendCq();
   init.recv_cq = out->RecvCq();
   init.qp_type = opts.type;
@@ -81,8 +81,14 @@ void CreateSide(const Endpoint& ep, const QpOptions& opts, Side* out) {
   init.cap.max_send_sge = opts.max_send_sge;
   init.cap.max_recv_sge = opts.max_recv_sge;
   init.cap.max_inline_data = opts.max_inline_data;
-  out->qp.reset(ibv_create_qp(out->ProtectionDomain(), &init));
-  ASSERT_NE(out->qp, nullptr) << "ibv_create_qp: " << strerror(errno);
+  init.pd = out->ProtectionDomain();
+  init.comp_mask = IBV_QP_INIT_ATTR_PD;
+  if (opts.send_ops_flags) {
+    init.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+    init.send_ops_flags = opts.send_ops_flags;
+  }
+  out->qp.reset(ibv_create_qp_ex(ep.ctx(), &init));
+  ASSERT_NE(out->qp, nullptr) << "ibv_create_qp_ex: " << strerror(errno);
   out->cap = init.cap;
 }
 

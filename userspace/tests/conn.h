@@ -49,6 +49,9 @@ struct QpOptions {
   ibv_pd* pd = nullptr;
   // An SRQ owned by the test (in pd): the QP takes its receives there.
   ibv_srq* srq = nullptr;
+  // Non-zero: the QP comes from ibv_create_qp_ex with these operations
+  // (IBV_QP_EX_WITH_*), so ibv_qp_to_qp_ex() gives its extended API.
+  uint64_t send_ops_flags = 0;
 
   // Connection (RC) attributes of this side.
   ibv_mtu mtu = static_cast<ibv_mtu>(0);  // 0: the port's active MTU

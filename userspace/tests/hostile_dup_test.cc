@@ -12,6 +12,10 @@
 //    even when the responder's kept answers have wrapped and the
 //    duplicate's own answer takes the slot of the one it repeats; it is
 //    never applied twice.
+//  - A duplicate ATOMIC WRITE is answered again (a zero-length READ
+//    Response Only, IBTA annex A19.4.2) and never stored again, though a
+//    WRITE changed the bytes in between; a malformed one (not 8 bytes,
+//    misaligned) is an invalid request.
 #include <algorithm>
 
 #include "tests/hostile.h"
@@ -50,6 +54,26 @@ class HostileDup : public HostileTest {
     auto h = Request(Opcode::kRcRdmaReadRequest, psn);
     h.reth = wire::Reth{r.addr(off), r.rkey(), len};
     return h;
+  }
+
+  wire::RoceHeaders AtomicWrite(uint32_t psn, const Region& r, uint64_t off,
+                                uint32_t len = 8) const {
+    auto h = Request(Opcode::kRcAtomicWrite, psn);
+    h.reth = wire::Reth{r.addr(off), r.rkey(), len};
+    return h;
+  }
+
+  void ExpectAtomicWriteRefused(uint64_t off, uint32_t len) {
+    Region r;
+    ASSERT_NO_FATAL_FAILURE(MakeRegion(t_.pd.get(), 4096, kAllAccess, &r));
+    std::fill(r.buf.span().begin(), r.buf.span().end(), 0);
+    ASSERT_NO_FATAL_FAILURE(
+        Inject(AtomicWrite(P, r, off, len), Bytes(len, 0x77)));
+    EXPECT_TRUE(WaitAnswer([](const Answer& a) {
+      return IsNak(a, P, wire::NakCode::kInvalidRequest);
+    }));
+    EXPECT_TRUE(SameBytes(r.buf.span(), std::vector<uint8_t>(4096, 0)));
+    EXPECT_TRUE(QpReaches(t_.qp.get(), IBV_QPS_ERR));
   }
 
   wire::RoceHeaders FetchAdd(uint32_t psn, const Region& r) const {
@@ -148,6 +172,53 @@ TEST_F(HostileDup, DuplicateAtomicAfterKeptAnswersWrapped) {
   }
   EXPECT_EQ(got.size(), n + kDups);
   EXPECT_EQ(QpState(t_.qp.get()), IBV_QPS_RTS);
+}
+
+bool IsEmptyReadResponse(const Answer& a, uint32_t psn) {
+  return IsReadResponse(a, psn) && a.payload.empty();
+}
+
+TEST_F(HostileDup, DuplicateAtomicWriteIsNotStoredAgain) {
+  Region r;
+  ASSERT_NO_FATAL_FAILURE(MakeRegion(t_.pd.get(), 4096, kAllAccess, &r));
+  const std::vector<uint8_t> x = {1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<uint8_t> y = Bytes(8, 0xa5);
+  const auto aw = AtomicWrite(P, r, 64);
+
+  ASSERT_NO_FATAL_FAILURE(Inject(aw, x));
+  ASSERT_TRUE(
+      WaitAnswer([](const Answer& a) { return IsEmptyReadResponse(a, P); }));
+  EXPECT_TRUE(SameBytes(r.buf.span(64, 8), x));
+  // A WRITE of other bytes over them, then the ATOMIC WRITE again.
+  auto w = Request(Opcode::kRcRdmaWriteOnly, P + 1);
+  w.reth = wire::Reth{r.addr(64), r.rkey(), 8};
+  ASSERT_NO_FATAL_FAILURE(Inject(w, y));
+  const int64_t dups = Counter("duplicate_requests");
+  ASSERT_NO_FATAL_FAILURE(Inject(aw, x));
+  EXPECT_TRUE(CounterReaches(*dev_, "duplicate_requests", dups + 1));
+  EXPECT_TRUE(WaitFor([](const std::vector<Answer>& got) {
+    return std::count_if(got.begin(), got.end(), [](const Answer& a) {
+             return IsEmptyReadResponse(a, P);
+           }) >= 2;
+  }));
+  EXPECT_TRUE(SameBytes(r.buf.span(64, 8), y))
+      << "a duplicate ATOMIC WRITE was stored again";
+  // The QP goes on.
+  ASSERT_NO_FATAL_FAILURE(Inject(AtomicWrite(P + 2, r, 128), x));
+  EXPECT_TRUE(WaitAnswer(
+      [](const Answer& a) { return IsEmptyReadResponse(a, P + 2); }));
+  EXPECT_TRUE(SameBytes(r.buf.span(128, 8), x));
+  EXPECT_EQ(QpState(t_.qp.get()), IBV_QPS_RTS);
+}
+
+// 16 bytes, or 8 at an address that is not 8-byte aligned: an invalid
+// request (NAK), nothing stored, and the target QP in the error state.
+TEST_F(HostileDup, AtomicWriteOfSixteenBytesRefused) {
+  ExpectAtomicWriteRefused(64, 16);
+}
+
+TEST_F(HostileDup, MisalignedAtomicWriteRefused) {
+  ExpectAtomicWriteRefused(68, 8);
 }
 
 }  // namespace

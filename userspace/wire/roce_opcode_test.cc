@@ -54,6 +54,7 @@ const std::vector<Expected>& ExpectedTable() {
       {0x14, "RC_FETCH_ADD", {E::kAtomicEth}, false, P::kOnly, 40},
       {0x16, "RC_SEND_LAST_WITH_INVALIDATE", {E::kIeth}, true, P::kLast, 16},
       {0x17, "RC_SEND_ONLY_WITH_INVALIDATE", {E::kIeth}, true, P::kOnly, 16},
+      {0x1d, "RC_ATOMIC_WRITE", {E::kReth}, true, P::kOnly, 28},
       {0x20, "UC_SEND_FIRST", {}, true, P::kFirst, 12},
       {0x21, "UC_SEND_MIDDLE", {}, true, P::kMiddle, 12},
       {0x22, "UC_SEND_LAST", {}, true, P::kLast, 12},

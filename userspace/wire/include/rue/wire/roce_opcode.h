@@ -46,6 +46,10 @@ enum class Opcode : uint8_t {
   kRcFetchAdd = 0x14,
   kRcSendLastWithInvalidate = 0x16,
   kRcSendOnlyWithInvalidate = 0x17,
+  // Memory Placement Extensions (IBTA vol 1 annex A19): RDMA ATOMIC WRITE,
+  // 8 bytes stored at once.  (RDMA FLUSH, 0x1C, carries an FETH this
+  // table does not have: it stays unknown.)
+  kRcAtomicWrite = 0x1D,
   // Unreliable Connection.
   kUcSendFirst = 0x20,
   kUcSendMiddle = 0x21,
@@ -231,6 +235,9 @@ constexpr std::array<OpcodeInfo, 256> MakeOpcodeTable() {
   set(Opcode::kRcSendOnlyWithInvalidate,
       MakeOpcode("RC_SEND_ONLY_WITH_INVALIDATE", T::kRc, P::kOnly, kPayload,
                  {E::kIeth}));
+
+  set(Opcode::kRcAtomicWrite,
+      MakeOpcode("RC_ATOMIC_WRITE", T::kRc, P::kOnly, kPayload, {E::kReth}));
 
   // UC: the send and RDMA write subset of RC, same headers.
   set(Opcode::kUcSendFirst,
