@@ -255,14 +255,6 @@ link_report() {
 	echo "$line"
 }
 
-# The middleware clients (UCX, libfabric, librdmacm's) are user space over
-# the same verbs on every kernel, and rue_tools runs them on 6.1: across
-# the link they run on later kernels only, to fit CI's time.
-case "$(uname -r)" in
-6.1.*)	mstep() { :; } ;;
-*)	mstep() { step "$@"; } ;;
-esac
-
 tap_init
 run_test "setup: eth0 up, the other host answers, rue on eth0" t_setup
 step "ibv_rc_pingpong, data checked" pingpong ibv_rc_pingpong -n 200 -s 4000 -c
@@ -277,11 +269,11 @@ step "ib_atomic_bw" perftest ib_atomic_bw -n 500
 step "ib_write_lat" perftest ib_write_lat -s 64 -n 500
 step "ib_send_bw over rdma_cm" perftest ib_send_bw -R -s 4096 -n 200
 step "rping, data checked" t_rping
-mstep "ucmatose, 4 connections" t_ucmatose
-mstep "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx 1048576 20
-mstep "udaddy, 4 UD QPs through rdma_cm" t_udaddy
-mstep "rstream, rsockets, data verified" t_rstream
-mstep "fi_pingpong, libfabric RDM endpoints, data checked" t_fi_rdm
+step "ucmatose, 4 connections" t_ucmatose
+step "ucx_perftest tag_bw 1 MiB, UCX at its defaults" t_ucx 1048576 20
+step "udaddy, 4 UD QPs through rdma_cm" t_udaddy
+step "rstream, rsockets, data verified" t_rstream
+step "fi_pingpong, libfabric RDM endpoints, data checked" t_fi_rdm
 step "ULPs: host a's nvmet-rdma exports a null_blk, knfsd a tmpfs over RDMA" t_ulp_servers
 step "NVMe/RDMA: host b's nvme-rdma connects, data reads back identical" t_nvme_io
 step "NVMe/RDMA: after the disconnect no RC QP is left" t_ulp_clean
@@ -295,7 +287,7 @@ step "ibv_rc_pingpong, rue to rxe, data checked" pingpong ibv_rc_pingpong -n 200
 step "ib_write_bw -a, rue to rxe" perftest ib_write_bw -a -n 5
 step "ib_read_bw, rue to rxe" perftest ib_read_bw -s 65536 -n 200
 step "rping, rue to rxe, data checked" t_rping
-mstep "rstream, rue to rxe, data verified" t_rstream
+step "rstream, rue to rxe, data verified" t_rstream
 step "NVMe/RDMA: rxe's nvme-rdma to rue's target, data reads back identical" t_nvme_io
 step "NVMe/RDMA: after the disconnect from rxe no RC QP is left" t_ulp_clean
 step "nothing malformed, refused or failed on rue (against rxe)" t_counters
