@@ -166,6 +166,7 @@ run_test "traffic: RDMA READ" perftest ib_read_bw -s 3000 -n 20
 run_test "traffic: one-packet RDMA WRITE" perftest ib_write_bw -s 64 -n 20
 run_test "traffic: one-packet RDMA READ" perftest ib_read_bw -s 64 -n 20
 run_test "traffic: SEND of 9 packets" perftest ib_send_bw -s 9000 -n 20
+run_test "traffic: one-packet SEND" perftest ib_send_bw -s 64 -n 20
 run_test "traffic: fetch-and-add" perftest ib_atomic_bw -A FETCH_AND_ADD -n 20
 run_test "traffic: compare-and-swap" perftest ib_atomic_bw -A CMP_AND_SWAP -n 20
 run_test "traffic: rdma_cm (rping)" t_rping
