@@ -119,17 +119,25 @@ err_put:
  *
  * rue_mr_get() for a remote key, and a type 2 memory window only for the
  * QP it is bound to (IBTA 10.6.7.2.2: a type 2B window is associated
- * with one QP).
+ * with one QP).  An MR restricted to a UET job (ruedv_reg_mr()) serves
+ * only that job's UET requests (uet/ses_tgt.c): a RoCE request, which
+ * has no job, reaches neither it nor a window over it, though its 32-bit
+ * key is the lower half of the MR's 64-bit UET key.
  */
 struct rue_mr *rue_mr_get_remote(struct ib_qp *qp, u32 rkey, int access,
 				 enum rue_mr_err *err)
 {
+	const struct rue_mr *target;
 	struct rue_mr *mr;
 
 	mr = rue_mr_get(to_rue_dev(qp->device), rkey, true, qp->pd, access,
 			err);
-	if (mr && mr->type == RUE_MR_WINDOW && mr->mw_qpn &&
-	    mr->mw_qpn != qp->qp_num) {
+	if (!mr)
+		return NULL;
+	target = mr->type == RUE_MR_WINDOW ? mr->parent : mr;
+	if (target->job_only ||
+	    (mr->type == RUE_MR_WINDOW && mr->mw_qpn &&
+	     mr->mw_qpn != qp->qp_num)) {
 		*err = RUE_MR_EKEY;
 		rue_mr_put(mr);
 		return NULL;

@@ -275,6 +275,41 @@ TEST_P(RuedvRc, UetCallsOnRc) {
       << "a rejected batch was posted";
 }
 
+// An MR restricted to a UET job serves only that job's UET requests: a
+// RoCE WRITE or READ through its 32-bit key (the low half of its UET
+// key) is a remote access error, and nothing is written (issue 15).
+TEST_P(RuedvRc, JobMrClosedToRoce) {
+  ruedv_device_attr dev{};
+  ASSERT_EQ(ruedv_query_device(b_.ctx(), &dev, sizeof(dev)), 0);
+  if (!(dev.caps & RUEDV_DEVICE_CAP_UET_JOB_MR))
+    GTEST_SKIP() << "no job MRs";
+  for (ibv_wr_opcode op : {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_READ}) {
+    SCOPED_TRACE(op == IBV_WR_RDMA_WRITE ? "WRITE" : "READ");
+    QpOptions o;
+    RcPair p;
+    ASSERT_NO_FATAL_FAILURE(MakeRcPair(a_, b_, o, o, &p));
+    Region la;
+    ASSERT_NO_FATAL_FAILURE(MakeRegion(p.a.pd.get(), 4096, kAllAccess, &la));
+    Buffer buf(4096);
+    memset(buf.data(), 0x5a, 4096);
+    ruedv_mr_init_attr ma{};
+    ma.comp_mask = RUEDV_MR_INIT_ATTR_MASK_JOB;
+    ma.job_id = 7;
+    Mr mr(ruedv_reg_mr(p.b.pd.get(), buf.data(), 4096, kAllAccess, &ma,
+                       sizeof(ma)));
+    ASSERT_TRUE(mr) << "ruedv_reg_mr: " << strerror(errno);
+    ibv_sge s = la.sge(0, 64);
+    ibv_send_wr wr = SendWr(1, op, &s, 1);
+    wr.wr.rdma.remote_addr = buf.addr();
+    wr.wr.rdma.rkey = mr->rkey;
+    ASSERT_EQ(PostSend(p.a.qp.get(), &wr), 0);
+    ibv_wc wc;
+    ASSERT_TRUE(PollOne(p.a.scq.get(), &wc));
+    EXPECT_EQ(wc.status, IBV_WC_REM_ACCESS_ERR) << WcString(wc);
+    for (int i = 0; i < 4096; i++) ASSERT_EQ(buf.data()[i], 0x5a) << i;
+  }
+}
+
 RUE_TOPOLOGIES(RuedvRc);
 
 }  // namespace
