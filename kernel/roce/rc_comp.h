@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * RC requester, what comes back and what times out.
+ * RC requester, what comes back (rc_comp.c) and what times out
+ * (rc_timer.c).
  */
 #ifndef _RUE_RC_COMP_H
 #define _RUE_RC_COMP_H
@@ -14,5 +15,10 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error);
 void rue_req_init(struct rue_qp *qp);
 void rue_req_stop(struct rue_qp *qp);
 void rue_req_resend(struct rue_qp *qp);
+
+/* for the timers (rc_timer.c); req.lock held */
+void rue_req_rewind(struct rue_qp *qp);
+void rue_req_lost(struct rue_qp *qp, bool timeout);
+void rue_req_fail_oldest(struct rue_qp *qp, u8 status);
 
 #endif /* _RUE_RC_COMP_H */
