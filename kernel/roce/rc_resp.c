@@ -216,6 +216,24 @@ static enum rue_resp_result rue_resp_fail_rqe(struct rue_qp *qp, u8 syn,
 	return RUE_RESP_ERR;
 }
 
+/*
+ * The MR behind a request's @rkey, if it grants @access over [@va, @va +
+ * @len), referenced; NULL otherwise (a remote access error).
+ */
+struct rue_mr *rue_resp_mr(struct rue_qp *qp, u32 rkey, u64 va, u64 len,
+			   int access)
+{
+	enum rue_mr_err merr;
+	struct rue_mr *mr;
+
+	mr = rue_mr_get_remote(&qp->ibqp, rkey, access, &merr);
+	if (mr && !rue_mr_in_range(mr, va, len)) {
+		rue_mr_put(mr);
+		mr = NULL;
+	}
+	return mr;
+}
+
 static void rue_resp_end_send(struct rue_qp *qp)
 {
 	rue_sgl_put(qp->resp.rqe_sg, qp->resp.rqe_info.num_sge);
@@ -331,7 +349,6 @@ static enum rue_resp_result rue_resp_write_first(struct rue_qp *qp,
 {
 	const struct rue_reth *reth = rue_pkt_reth(pkt);
 	struct rue_resp *resp = &qp->resp;
-	enum rue_mr_err merr;
 
 	if (resp->in_write || !(qp->access & IB_ACCESS_REMOTE_WRITE))
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
@@ -343,17 +360,11 @@ static enum rue_resp_result rue_resp_write_first(struct rue_qp *qp,
 	if (resp->write_len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (resp->write_len) {
-		resp->write_mr = rue_mr_get_remote(&qp->ibqp, resp->write_rkey,
-						   IB_ACCESS_REMOTE_WRITE,
-						   &merr);
-		if (!resp->write_mr ||
-		    !rue_mr_in_range(resp->write_mr, resp->write_va,
-				     resp->write_len)) {
-			if (resp->write_mr)
-				rue_mr_put(resp->write_mr);
-			resp->write_mr = NULL;
+		resp->write_mr = rue_resp_mr(qp, resp->write_rkey,
+					     resp->write_va, resp->write_len,
+					     IB_ACCESS_REMOTE_WRITE);
+		if (!resp->write_mr)
 			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
-		}
 	}
 	resp->in_write = true;
 	return RUE_RESP_OK;
@@ -429,7 +440,6 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	u32 rkey = be32_to_cpu(reth->rkey);
 	u32 len = be32_to_cpu(reth->len);
 	u64 va = be64_to_cpu(reth->va);
-	enum rue_mr_err merr;
 	struct rue_mr *mr = NULL;
 	struct rue_res *res;
 
@@ -438,13 +448,9 @@ static enum rue_resp_result rue_resp_read(struct rue_qp *qp, struct rue_pkt *pkt
 	if (len > RUE_MAX_MSG_BYTES)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (len) {
-		mr = rue_mr_get_remote(&qp->ibqp, rkey, IB_ACCESS_REMOTE_READ,
-				       &merr);
-		if (!mr || !rue_mr_in_range(mr, va, len)) {
-			if (mr)
-				rue_mr_put(mr);
+		mr = rue_resp_mr(qp, rkey, va, len, IB_ACCESS_REMOTE_READ);
+		if (!mr)
 			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
-		}
 	}
 	res = rue_res_new(qp);
 	if (!res) {
@@ -470,7 +476,6 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 {
 	const struct rue_atmeth *ae = rue_pkt_atmeth(pkt);
 	u64 va = be64_to_cpu(ae->va);
-	enum rue_mr_err merr;
 	struct rue_res *res;
 	struct rue_mr *mr;
 	u64 orig;
@@ -480,13 +485,10 @@ static enum rue_resp_result rue_resp_atomic(struct rue_qp *qp,
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
 	if (va & 7)
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
-	mr = rue_mr_get_remote(&qp->ibqp, be32_to_cpu(ae->rkey),
-			       IB_ACCESS_REMOTE_ATOMIC, &merr);
-	if (!mr || !rue_mr_in_range(mr, va, sizeof(u64))) {
-		if (mr)
-			rue_mr_put(mr);
+	mr = rue_resp_mr(qp, be32_to_cpu(ae->rkey), va, sizeof(u64),
+			 IB_ACCESS_REMOTE_ATOMIC);
+	if (!mr)
 		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
-	}
 	res = rue_res_new(qp);
 	if (!res) {
 		rue_mr_put(mr);
@@ -528,7 +530,6 @@ static enum rue_resp_result rue_resp_atomic_write(struct rue_qp *qp,
 {
 	const struct rue_reth *reth = rue_pkt_reth(pkt);
 	u64 va = be64_to_cpu(reth->va), bytes;
-	enum rue_mr_err merr;
 	struct rue_res *res;
 	struct rue_mr *mr;
 	int err;
@@ -537,13 +538,10 @@ static enum rue_resp_result rue_resp_atomic_write(struct rue_qp *qp,
 	    be32_to_cpu(reth->len) != sizeof(bytes) ||
 	    pkt->paylen != sizeof(bytes) || (va & 7))
 		return rue_resp_fail(qp, RUE_AETH_NAK_INVALID, pkt, out);
-	mr = rue_mr_get_remote(&qp->ibqp, be32_to_cpu(reth->rkey),
-			       IB_ACCESS_REMOTE_WRITE, &merr);
-	if (!mr || !rue_mr_in_range(mr, va, sizeof(bytes))) {
-		if (mr)
-			rue_mr_put(mr);
+	mr = rue_resp_mr(qp, be32_to_cpu(reth->rkey), va, sizeof(bytes),
+			 IB_ACCESS_REMOTE_WRITE);
+	if (!mr)
 		return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
-	}
 	res = rue_res_new(qp);
 	if (!res) {
 		rue_mr_put(mr);

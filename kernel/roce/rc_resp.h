@@ -32,6 +32,8 @@ enum rue_resp_result rue_resp_fail(struct rue_qp *qp, u8 syn,
 void rue_resp_ack(struct rue_qp *qp, u8 syn, u32 psn, struct sk_buff_head *out);
 struct rue_res *rue_res_new(struct rue_qp *qp);
 struct rue_res *rue_res_find(struct rue_resp *resp, u8 type, u32 psn);
+struct rue_mr *rue_resp_mr(struct rue_qp *qp, u32 rkey, u64 va, u64 len,
+			   int access);
 struct sk_buff *rue_resp_skb(struct rue_qp *qp, u8 opcode, u32 linear, u32 psn,
 			     u8 syn, unsigned int pad, u8 **hdr);
 void rue_resp_ack_now(struct rue_qp *qp, u8 syn, u32 psn,

@@ -52,7 +52,6 @@ static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
 	const struct rue_reth *reth = rue_pkt_reth(pkt);
 	struct rue_resp *resp = &qp->resp;
 	struct rue_res *old, *res;
-	enum rue_mr_err merr;
 	struct rue_mr *mr = NULL;
 	u64 skip;
 
@@ -64,14 +63,10 @@ static enum rue_resp_result rue_resp_read_again(struct rue_qp *qp,
 	    be32_to_cpu(reth->len) != old->length - skip)
 		return RUE_RESP_OK;
 	if (old->length - skip) {
-		mr = rue_mr_get_remote(&qp->ibqp, old->rkey,
-				       IB_ACCESS_REMOTE_READ, &merr);
-		if (!mr || !rue_mr_in_range(mr, old->va + skip,
-					    old->length - skip)) {
-			if (mr)
-				rue_mr_put(mr);
+		mr = rue_resp_mr(qp, old->rkey, old->va + skip,
+				 old->length - skip, IB_ACCESS_REMOTE_READ);
+		if (!mr)
 			return rue_resp_fail(qp, RUE_AETH_NAK_REM_ACCESS, pkt, out);
-		}
 	}
 	res = rue_res_new(qp);
 	if (!res) {
