@@ -170,6 +170,17 @@ t_no_leaks() {
 	qp_mr_balance
 }
 
+# HostileUetNack's two reserved codes (0x0c, 0x42) reached device A's
+# initiator: counted there, and ignored.
+t_nacks_ignored() {
+	local n
+	[ -z "${GTEST_FILTER:-}" ] || { echo "GTEST_FILTER set"; return $ksft_skip; }
+	n=$(in_ns "$A" "$RUECTL" -j uet stats rva |
+		sed -n 's/.*"nacks_ignored": *\([0-9]*\).*/\1/p')
+	echo "nacks_ignored ${n:-none}"
+	[ "${n:-0}" = 2 ]
+}
+
 tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
@@ -177,6 +188,7 @@ if [ "$_tap_pass" = 1 ]; then
 		"${RUE_HOSTILE_TIMEOUT:-300}" --dev-a=rva --dev-b=rvb \
 		--ip4-a=10.5.0.1 --ip4-b=10.5.0.2 \
 		--ip6-a=fd00:5::1 --ip6-b=fd00:5::2 "$@"
+	run_test "UET: reserved NACK codes counted in nacks_ignored" t_nacks_ignored
 	run_test "netlink: another namespace's devices are not seen" t_nl_netns_scope
 	run_test "netlink: root of a user namespace changes nothing" t_nl_userns_changes_nothing
 	run_test "netlink: an unprivileged user reads settings, not QPs or PDCs" t_nl_unprivileged

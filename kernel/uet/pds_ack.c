@@ -7,10 +7,12 @@
  * bitmap names what arrived after the first hole.  A request that three
  * later ones have overtaken in the SACK is sent again (RUD), once per
  * RTO epoch; ROD learns of a hole from a ROD_OOO NACK and goes back to
- * it.  An ACK may carry an SES response, an error or a READ's data,
- * which SES reads (the answer upcall): a READ is acknowledged by its
- * data only.  RTT samples (Karn), NSCC and the timers follow from what
- * moved.  All under the QP's req.lock.
+ * it.  Every other NACK code resends, waits for the RTO, ends the PDC or
+ * is ignored, as rue_nack_act() sorts them.  An ACK may carry an SES
+ * response, an error or a READ's data, which SES reads (the answer
+ * upcall): a READ is acknowledged by its data only.  RTT samples
+ * (Karn), NSCC and the timers follow from what moved.  All under the
+ * QP's req.lock.
  */
 #include <rdma/rue-abi.h>
 
@@ -303,43 +305,122 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 		rue_pdc_rud_holes(pdc);
 }
 
+/*
+ * What a NACK asks of the initiator, by code (UE 1.0.1 3.5.12.5, table
+ * 3-58: NORMAL codes retransmit, PDC_ERR and PDC_FATAL ones end the PDC).
+ * Reserved codes, and codes of a later revision, are counted and ignored:
+ * a peer must not end a PDC with a code rue cannot know.
+ */
+enum rue_nack_act {
+	RUE_NACK_IGNORE,	/* reserved: nacks_ignored */
+	RUE_NACK_WAIT,		/* kept, or no room yet: the RTO resends */
+	RUE_NACK_RESEND,	/* the packet or its payload was lost */
+	RUE_NACK_GO_BACK,	/* ROD: the target drops all after the hole */
+	RUE_NACK_END,		/* the PDC cannot go on */
+};
+
+static enum rue_nack_act rue_nack_act(u8 code)
+{
+	switch (code) {
+	case RUE_NACK_TRIMMED:		/* a switch cut the payload (3.5.12.5.1) */
+	case RUE_NACK_TRIMMED_LASTHOP:
+	case RUE_NACK_TRIMMED_ACK:
+	case RUE_NACK_PKT_NOT_RCVD:	/* the answer to an ACK request */
+	case RUE_NACK_RCVR_INFER_LOSS:
+	case RUE_NACK_EXP_NORMAL:
+		return RUE_NACK_RESEND;
+	case RUE_NACK_ROD_OOO:
+		return RUE_NACK_GO_BACK;
+	case RUE_NACK_NO_PDC_AVAIL:	/* resources: ask again later, as RNR */
+	case RUE_NACK_NO_CCC_AVAIL:
+	case RUE_NACK_NO_BITMAP:
+	case RUE_NACK_NO_PKT_BUFFER:
+	case RUE_NACK_NO_GTD_DEL_AVAIL:
+	case RUE_NACK_NO_SES_MSG_AVAIL:
+	case RUE_NACK_NO_RESOURCE:
+	case RUE_NACK_PSN_OOR_WINDOW:
+	case RUE_NACK_ACK_WITH_DATA:
+	case RUE_NACK_NEW_START_PSN:
+	case RUE_NACK_RCVD_SES_PROCG:	/* the target has it: its ACK follows */
+		return RUE_NACK_WAIT;
+	case RUE_NACK_INV_DPDCID:
+	case RUE_NACK_PDC_HDR_MISMATCH:
+	case RUE_NACK_CLOSING:
+	case RUE_NACK_CLOSING_IN_ERR:
+	case RUE_NACK_GTD_RESP_UNAVAIL:
+	case RUE_NACK_INVALID_SYN:
+	case RUE_NACK_PDC_MODE_MISMATCH:
+	case RUE_NACK_UNEXP_EVENT:
+	case RUE_NACK_EXP_ERR:
+	case RUE_NACK_EXP_FATAL:
+		return RUE_NACK_END;
+	default:
+		return RUE_NACK_IGNORE;
+	}
+}
+
+/*
+ * Go back to the hole at @psn: a ROD target drops what follows it.  Once
+ * per hole: the NACKs of the packets already behind it name the same PSN
+ * (a lost resend is the RTO's).
+ */
+static void rue_pdc_go_back(struct rue_pdc *pdc, u32 psn)
+{
+	u32 p;
+
+	if (pdc->gbn_valid && pdc->gbn_psn == psn)
+		return;
+	pdc->gbn_valid = true;
+	pdc->gbn_psn = psn;
+	rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+					 ktime_get_ns()));
+	for (p = psn; p != pdc->next_psn; p++)
+		rue_pdc_mark_retx(pdc, &pdc->win[p % RUE_PDC_WIN],
+				  RUE_RETX_FAST);
+}
+
+/* The one request at @psn was lost: send it again, once per loss. */
+static void rue_pdc_resend_one(struct rue_pdc *pdc, u32 psn)
+{
+	struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
+
+	if (pdc->mode == RUE_UET_MODE_ROD) {
+		rue_pdc_go_back(pdc, psn);
+		return;
+	}
+	if (tx->state != RUE_PDS_TX_SENT || tx->retx)
+		return;
+	rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+					 ktime_get_ns()));
+	rue_pdc_mark_retx(pdc, tx, RUE_RETX_FAST);
+}
+
 /* A NACK for an initiator PDC; req.lock held. */
 static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 {
 	u32 psn = be32_to_cpu(n->nack_psn);
-	u32 p;
 
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_NACKS_RCVD);
 	if (!rue_psn_in(psn, pdc->una_psn, pdc->next_psn))
 		return;
-	switch (n->nack_code) {
-	case RUE_NACK_ROD_OOO:
-		/*
-		 * Go back to the hole: the target drops what follows it.  Once
-		 * per hole: the NACKs of the packets already behind it name
-		 * the same PSN (a lost resend is the RTO's).
-		 */
-		if (pdc->gbn_valid && pdc->gbn_psn == psn)
-			break;
-		pdc->gbn_valid = true;
-		pdc->gbn_psn = psn;
-		rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
-						 ktime_get_ns()));
-		for (p = psn; p != pdc->next_psn; p++)
-			rue_pdc_mark_retx(pdc, &pdc->win[p % RUE_PDC_WIN],
-					  RUE_RETX_FAST);
+	switch (rue_nack_act(n->nack_code)) {
+	case RUE_NACK_IGNORE:
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_NACKS_IGNORED);
 		break;
-	case RUE_NACK_NO_SES_MSG_AVAIL:
-		/* no receive buffer yet: the RTO sends it again */
+	case RUE_NACK_WAIT:
 		break;
-	case RUE_NACK_INV_DPDCID:
-		if (pdc->closing) {
+	case RUE_NACK_RESEND:
+		rue_pdc_resend_one(pdc, psn);
+		break;
+	case RUE_NACK_GO_BACK:
+		rue_pdc_go_back(pdc, psn);
+		break;
+	case RUE_NACK_END:
+		if (n->nack_code == RUE_NACK_INV_DPDCID && pdc->closing) {
 			/* the target closed already; our CLOSE's ACK got lost */
 			rue_pdc_ack_one(pdc, psn, IB_WC_SUCCESS, true);
 			break;
 		}
-		fallthrough;
-	default:
 		rue_pdc_fail(pdc, IB_WC_REM_ABORT_ERR);
 		break;
 	}

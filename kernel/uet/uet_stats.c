@@ -26,6 +26,7 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_ACKS_RCVD] = "acks_rcvd",
 	[RUE_USTAT_SACKS_RCVD] = "sacks_rcvd",
 	[RUE_USTAT_NACKS_RCVD] = "nacks_rcvd",
+	[RUE_USTAT_NACKS_IGNORED] = "nacks_ignored",
 	[RUE_USTAT_ROD_OOO_DROPS] = "rod_ooo_drops",
 	[RUE_USTAT_FAST_RETRANSMITS] = "fast_retransmits",
 	[RUE_USTAT_RTO_RETRANSMITS] = "rto_retransmits",

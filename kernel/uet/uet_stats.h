@@ -36,7 +36,7 @@ enum rue_ustat {
 	 */
 	RUE_USTAT_PDC_IDLE_CLOSED,
 	/* a PDC ended in error: retries exhausted, a NACK that ends it
-	 * (INV_DPDCID, PDC_MODE_MISMATCH, CLOSING_IN_ERR), or torn down with
+	 * (a PDC_ERR or PDC_FATAL code, pds_ack.c), or torn down with
 	 * requests unacknowledged
 	 */
 	RUE_USTAT_PDC_FAILED,
@@ -50,6 +50,10 @@ enum rue_ustat {
 	RUE_USTAT_SACKS_RCVD,
 	/* an initiator accepted a NACK for one of its PDCs, any code */
 	RUE_USTAT_NACKS_RCVD,
+	/* of those, NACKs whose code UE 1.0.1 reserves (0x0c, 0x1b-0xfc):
+	 * ignored, never fatal (pds_ack.c)
+	 */
+	RUE_USTAT_NACKS_IGNORED,
 	/* a ROD target dropped a request ahead of the next expected PSN,
 	 * whether or not it NACKed it (it NACKs once per hole)
 	 */

@@ -11,6 +11,7 @@
 // run in a thousand would see device B's PDC disturbed.
 //
 // kJob is granted on device A by the suite script (rue_hostile.sh).
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -54,6 +55,7 @@ class HostileUet : public ::testing::Test {
     if (!(da.caps & RUEDV_DEVICE_CAP_UET_SEND)) GTEST_SKIP() << "no UET";
     std::optional<std::string> ifname = GidNetdev(b.name, *b.gid4);
     if (!ifname) GTEST_SKIP() << "no netdev for device B's IPv4 GID";
+    ifname_ = *ifname;
     if (auto why = ForgedUetPeer::Open(b.ip4, a.ip4, *ifname, &peer_))
       GTEST_SKIP() << *why;
     ASSERT_NO_FATAL_FAILURE(MakeUetSide(a_, kJob, RUEDV_UET_RUD, 1 << 16, &t_));
@@ -86,6 +88,7 @@ class HostileUet : public ::testing::Test {
   Endpoint a_, b_;
   UetSide t_;
   std::unique_ptr<ForgedUetPeer> peer_;
+  std::string ifname_;
 };
 
 bool IsNack(const UetAnswer& a, wire::NackCode code) {
@@ -213,6 +216,155 @@ TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
   EXPECT_EQ(rc[0].status, IBV_WC_REM_ABORT_ERR)
       << ibv_wc_status_str(rc[0].status);
 }
+
+// What an initiator does with a NACK (kernel/uet/pds_ack.c).
+enum class NackAct {
+  kResend,  // sends the packet again at once
+  kWait,    // leaves it to the RTO: no resend, no completion
+  kEnd,     // ends the PDC: the work request fails
+};
+
+struct NackCase {
+  const char* name;
+  uint8_t code;
+  NackAct act;
+};
+
+std::ostream& operator<<(std::ostream& os, const NackCase& c) {
+  return os << c.name;
+}
+
+// Device B's netdev drops device A's UET packets at ingress (tc clsact),
+// after the capture has seen them: device B never answers them, the
+// forged peer does.
+class IngressDrop {
+ public:
+  IngressDrop(const std::string& ifname, const std::string& from)
+      : ifname_(ifname) {
+    ok_ = Run("tc qdisc add dev " + ifname + " clsact") &&
+          Run("tc filter add dev " + ifname +
+              " ingress protocol ip u32 match ip src " + from +
+              "/32 match ip protocol 17 0xff match ip dport 4793 0xffff"
+              " action drop");
+  }
+  ~IngressDrop() { Run("tc qdisc del dev " + ifname_ + " clsact"); }
+  bool ok() const { return ok_; }
+
+ private:
+  static bool Run(const std::string& cmd) {
+    return std::system((cmd + " >/dev/null 2>&1").c_str()) == 0;
+  }
+  std::string ifname_;
+  bool ok_ = false;
+};
+
+// Device A sends one SEND to device B's address, and the forged peer,
+// in B's place, NACKs it with one code.  Every code of UE 1.0.1 table
+// 3-58 retransmits, waits or ends the PDC; a reserved one is ignored:
+// NACKs other than ROD_OOO, NO_SES_MSG_AVAIL and INV_DPDCID used to end
+// the PDC (TRIMMED among them), whatever a later revision adds too.
+// For the test the RTO is 1 s and there are no tail-loss probes, so what
+// is sent again within 300 ms was sent for the NACK.
+class HostileUetNack : public HostileUet,
+                       public ::testing::WithParamInterface<NackCase> {};
+
+// The requests of device A captured so far with PSN @psn.
+size_t SentWithPsn(const std::vector<UetAnswer>& got, uint32_t psn) {
+  size_t n = 0;
+  for (const UetAnswer& a : got) {
+    const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds);
+    if (r && r->psn == psn) n++;
+  }
+  return n;
+}
+
+TEST_P(HostileUetNack, InitiatorActsOnTheCode) {
+  const NackCase& c = GetParam();
+  ParamOverride rto("/sys/module/rue/parameters/uet_rto_ms", "1000");
+  ParamOverride tlp("/sys/module/rue/parameters/uet_tlp_us", "0");
+  IngressDrop drop(ifname_, a_.dev->ip4);
+  ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
+
+  ibv_ah_attr attr = AhAttr(a_, b_.gid());
+  Ah ah(ibv_create_ah(t_.pd.get(), &attr));
+  ASSERT_TRUE(ah) << "ibv_create_ah: " << strerror(errno);
+  ibv_wr_start(t_.qpx);
+  t_.qpx->wr_id = 11;
+  t_.qpx->wr_flags = IBV_SEND_SIGNALED;
+  ibv_wr_send(t_.qpx);
+  ruedv_wr_set_peer(t_.qpx, ah.get(), RUEDV_UET_ADDR(1, 0));
+  ibv_wr_set_sge(t_.qpx, t_.mem.lkey(), t_.mem.addr(0), 1000);
+  ASSERT_EQ(ibv_wr_complete(t_.qpx), 0);
+
+  wire::PdsRequest req;
+  ASSERT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        for (const UetAnswer& a : got)
+          if (const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds)) {
+            req = *r;
+            return true;
+          }
+        return false;
+      },
+      milliseconds(3000)))
+      << "device A sent no request";
+
+  wire::PdsNack n;
+  n.prologue.type = static_cast<uint8_t>(wire::PdsType::kNack);
+  n.nack_code = c.code;
+  n.nack_psn = req.psn;
+  n.spdcid = 0xf300;
+  n.dpdcid = req.spdcid;
+  wire::UetHeaders h;
+  h.pds = n;
+  ASSERT_TRUE(peer_->Send(h));
+
+  std::vector<UetWc> wc;
+  bool done = PollEx(t_.scq.get(), 1, &wc, milliseconds(300));
+  size_t sent = SentWithPsn(peer_->Answers(), req.psn);
+  switch (c.act) {
+    case NackAct::kResend:
+      EXPECT_FALSE(done) << ibv_wc_status_str(wc[0].status);
+      EXPECT_TRUE(peer_->WaitAnswers(
+          [&](const std::vector<UetAnswer>& got) {
+            return SentWithPsn(got, req.psn) >= 2;
+          },
+          milliseconds(300)))
+          << "PSN " << req.psn << " not sent again";
+      break;
+    case NackAct::kWait:
+      EXPECT_FALSE(done) << ibv_wc_status_str(wc[0].status);
+      EXPECT_EQ(sent, 1u) << "sent again before the RTO";
+      break;
+    case NackAct::kEnd:
+      ASSERT_TRUE(done) << "the PDC outlived the NACK";
+      EXPECT_EQ(wc[0].wr_id, 11u);
+      EXPECT_EQ(wc[0].status, IBV_WC_REM_ABORT_ERR)
+          << ibv_wc_status_str(wc[0].status);
+      break;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Codes, HostileUetNack,
+    ::testing::Values(
+        NackCase{"Trimmed", 0x01, NackAct::kResend},
+        NackCase{"TrimmedLastHop", 0x02, NackAct::kResend},
+        NackCase{"PktNotRcvd", 0x12, NackAct::kResend},
+        NackCase{"RcvrInferLoss", 0x1a, NackAct::kResend},
+        NackCase{"NoPdcAvail", 0x04, NackAct::kWait},
+        NackCase{"NoResource", 0x0a, NackAct::kWait},
+        NackCase{"PsnOorWindow", 0x0b, NackAct::kWait},
+        NackCase{"RcvdSesProcg", 0x18, NackAct::kWait},
+        NackCase{"Reserved0c", 0x0c, NackAct::kWait},
+        NackCase{"Reserved42", 0x42, NackAct::kWait},
+        NackCase{"PdcHdrMismatch", 0x0f, NackAct::kEnd},
+        NackCase{"Closing", 0x10, NackAct::kEnd},
+        NackCase{"ClosingInErr", 0x11, NackAct::kEnd},
+        NackCase{"ExpNackFatal", 0xff, NackAct::kEnd}),
+    [](const ::testing::TestParamInfo<NackCase>& i) {
+      return std::string(i.param.name);
+    });
 
 }  // namespace
 }  // namespace rue::test
