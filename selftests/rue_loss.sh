@@ -250,11 +250,10 @@ run_test "1% loss: ib_send_bw 64 KiB" loss_case s "$L1" perftest ib_send_bw -s 6
 # draw, naming the responder's newest PSN, come while it is still behind.
 # They must move it on (rc_comp.c, rue_req_skip()); dropped as stale, they
 # left a QP timing out without progress until RETRY_EXC_ERR, in 3 of 13
-# runs on 6.1.
+# runs on 6.1.  Whether such an ACK comes in a given run is timing's;
+# rue_hostile's AckPastTheResendPointMovesTheRequesterOn forces one.
 run_test "1% loss: the RC window shrinks (ruectl qp show)" t_window
 run_test "1% loss: ib_write_bw -q 4" loss_case q "$L1" perftest ib_write_bw -q 4 -s 65536 -n 100
-run_test "1% loss, 4 QPs: ACKs past a go-back's resend point moved it on" \
-	expect acked_ahead
 # A go-back resends up to 128 atomics; the responder answers those it
 # executed from its history (rc_resp.c), and at 5% loss nearly every such
 # run lacks a request or an answer.  The answers of duplicates entered

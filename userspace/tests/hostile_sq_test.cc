@@ -20,18 +20,18 @@
 namespace rue::test {
 namespace {
 
-constexpr uint64_t kWrId = 0x5e0000; // of the first WQE; then +1 each
+constexpr uint64_t kWrId = 0x5e0000;  // of the first WQE; then +1 each
 constexpr uint32_t kPosted = 8;
-constexpr uint32_t kBackwards = 4; // between tail (0) and head (8)
+constexpr uint32_t kBackwards = 4;  // between tail (0) and head (8)
 
 class HostileSq : public HostileTest {
-protected:
+ protected:
   // Posts kPosted SENDs that the kernel fetches and sends and the peer
   // never acknowledges, then moves the producer index backwards.
-  void PostThenMoveBackwards(Region *l) {
+  void PostThenMoveBackwards(Region* l) {
     QpOptions o;
     o.max_send_wr = 16;
-    o.timeout = 0; // infinite: the peer never answers, nothing retries
+    o.timeout = 0;  // infinite: the peer never answers, nothing retries
     std::vector<Mapping> before = UverbsMappings();
     ASSERT_NO_FATAL_FAILURE(CreateTarget(o));
     std::vector<Mapping> after = UverbsMappings();
@@ -48,15 +48,14 @@ protected:
     for (uint32_t i = 0; i < kPosted; i++) {
       sges[i] = l->sge(64 * i, 64);
       wrs[i] = SendWr(kWrId + i, IBV_WR_SEND, &sges[i], 1);
-      if (i)
-        wrs[i - 1].next = &wrs[i];
+      if (i) wrs[i - 1].next = &wrs[i];
     }
     ASSERT_EQ(PostSend(t_.qp.get(), wrs.data()), 0);
     // All on the wire: fetched, sent, never acknowledged.
     ASSERT_TRUE(peer_->WaitCount(peer_qpn_, kPosted, milliseconds(5000)));
     EXPECT_TRUE(NoCompletion(t_.SendCq(), milliseconds(50)));
 
-    rue_ring_hdr *ring = FindRing(before, after, kPosted, kWrId);
+    rue_ring_hdr* ring = FindRing(before, after, kPosted, kWrId);
     ASSERT_NE(ring, nullptr) << "no new uverbs mapping holds the send queue";
     std::atomic_ref<uint32_t>(ring->prod)
         .store(kBackwards, std::memory_order_release);
@@ -74,7 +73,7 @@ protected:
   }
 
   // Released in order, each reporting a failure itself (verbs.h).
-  void Release(Region *l) {
+  void Release(Region* l) {
     l->mr.reset();
     t_.qp.reset();
     t_.scq.reset();
@@ -107,7 +106,7 @@ TEST_F(HostileSq, SendQueueProducerIndexMovedBackwards) {
 // own producer index over the lie.
 TEST_F(HostileSq, SendQueueProducerIndexLieIsQpFatal) {
   Region l;
-  AsyncEvents &events = *dev_->events;
+  AsyncEvents& events = *dev_->events;
   size_t mark = events.Mark();
   ASSERT_NO_FATAL_FAILURE(PostThenMoveBackwards(&l));
   ib_uverbs_cmd_hdr hdr{};
@@ -137,5 +136,5 @@ TEST_F(HostileSq, SendQueueProducerIndexLieIsQpFatal) {
   Release(&l);
 }
 
-} // namespace
-} // namespace rue::test
+}  // namespace
+}  // namespace rue::test
