@@ -17,7 +17,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "rue/wire/icrc.h"
 #include "rue/wire/roce_builder.h"
+#include "rue/wire/udp.h"
 #include "tools/roce_inject_options.h"
 #include "tools/roce_inject_packet.h"
 
@@ -103,6 +105,12 @@ std::optional<std::string> ForgedPeer::Open(const std::string& peer_ip,
 
 ::testing::AssertionResult ForgedPeer::Send(const wire::RoceHeaders& headers,
                                             std::span<const uint8_t> payload) {
+  return SendMutated(headers, payload, nullptr);
+}
+
+::testing::AssertionResult ForgedPeer::SendMutated(
+    const wire::RoceHeaders& headers, std::span<const uint8_t> payload,
+    const std::function<void(std::span<std::byte>)>& mutate) {
   inject::Options o;
   o.src = peer_;
   o.dst = target_;
@@ -113,12 +121,24 @@ std::optional<std::string> ForgedPeer::Open(const std::string& peer_ip,
   wire::Result<std::vector<std::byte>> pkt = wire::BuildRocePacket(spec);
   if (!pkt.ok())
     return ::testing::AssertionFailure() << "building: " << pkt.message();
+  std::vector<std::byte> buf = *pkt;
+  if (mutate) {
+    // IPv4 without options, UDP, then the BTH; the ICRC is last.
+    constexpr size_t kBth = 20 + wire::UdpHeader::kSize;
+    std::span<std::byte> bytes(buf);
+    mutate(bytes.subspan(kBth, bytes.size() - kBth - wire::kIcrcSize));
+    std::optional<uint32_t> icrc = wire::ComputeIcrc(bytes);
+    if (!icrc) return ::testing::AssertionFailure() << "no ICRC for it";
+    for (size_t i = 0; i < wire::kIcrcSize; i++)
+      bytes[bytes.size() - wire::kIcrcSize + i] =
+          static_cast<std::byte>(*icrc >> (8 * i));
+  }
   sockaddr_in to{};
   to.sin_family = AF_INET;
   memcpy(&to.sin_addr.s_addr, target_.data(), target_.size());
-  ssize_t n = sendto(fd_, pkt->data(), pkt->size(), 0,
+  ssize_t n = sendto(fd_, buf.data(), buf.size(), 0,
                      reinterpret_cast<const sockaddr*>(&to), sizeof(to));
-  if (n != static_cast<ssize_t>(pkt->size()))
+  if (n != static_cast<ssize_t>(buf.size()))
     return ::testing::AssertionFailure()
            << "sendto: " << (n < 0 ? strerror(errno) : "short write");
   return ::testing::AssertionSuccess();

@@ -56,6 +56,12 @@ class ForgedPeer {
   // then @payload.
   ::testing::AssertionResult Send(const wire::RoceHeaders& headers,
                                   std::span<const uint8_t> payload = {});
+  // The same, after @mutate changed the bytes from the BTH to the end of
+  // the payload; the ICRC is computed afterwards, so the packet passes
+  // the ICRC check whatever the bytes say.
+  ::testing::AssertionResult SendMutated(
+      const wire::RoceHeaders& headers, std::span<const uint8_t> payload,
+      const std::function<void(std::span<std::byte>)>& mutate);
 
   // What the target sent to the QP numbered @dest_qp so far.
   std::vector<Answer> AnswersTo(uint32_t dest_qp);

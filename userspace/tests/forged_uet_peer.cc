@@ -43,8 +43,8 @@ std::string UetAnswerString(const UetAnswer& a) {
   std::ostringstream s;
   s << wire::PdsTypeName(a.type());
   if (const auto* n = std::get_if<wire::PdsNack>(&a.headers.pds)) {
-    s << " code 0x" << std::hex << unsigned{n->nack_code} << std::dec
-      << " psn " << n->nack_psn;
+    s << " code 0x" << std::hex << unsigned{n->nack_code} << std::dec << " psn "
+      << n->nack_psn;
   }
   if (const auto* k = std::get_if<wire::PdsAck>(&a.headers.pds))
     s << " cack " << k->cack_psn;
@@ -88,8 +88,8 @@ std::optional<std::string> ForgedUetPeer::Open(
   p->fd_ = socket(AF_INET, SOCK_DGRAM, 0);
   if (p->fd_ < 0) return std::string("UDP socket: ") + strerror(errno);
   if (bind(p->fd_, reinterpret_cast<const sockaddr*>(&from), sizeof(from)))
-    return "bind to " + peer_ip + " (run in the peer's namespace): " +
-           strerror(errno);
+    return "bind to " + peer_ip +
+           " (run in the peer's namespace): " + strerror(errno);
 
   char err[PCAP_ERRBUF_SIZE] = "";
   p->pcap_ = pcap_create(ifname.c_str(), err);
@@ -100,8 +100,8 @@ std::optional<std::string> ForgedUetPeer::Open(
     return "capture on " + ifname + ": " + pcap_geterr(p->pcap_);
   std::string filter = "udp dst port 4793 and src host " + target_ip;
   bpf_program prog{};
-  if (pcap_compile(p->pcap_, &prog, filter.c_str(), 1,
-                   PCAP_NETMASK_UNKNOWN) < 0)
+  if (pcap_compile(p->pcap_, &prog, filter.c_str(), 1, PCAP_NETMASK_UNKNOWN) <
+      0)
     return std::string("pcap_compile: ") + pcap_geterr(p->pcap_);
   int ret = pcap_setfilter(p->pcap_, &prog);
   pcap_freecode(&prog);
@@ -116,11 +116,18 @@ std::optional<std::string> ForgedUetPeer::Open(
 
 ::testing::AssertionResult ForgedUetPeer::Send(
     const wire::UetHeaders& headers, std::span<const uint8_t> payload) {
+  return SendMutated(headers, payload, nullptr);
+}
+
+::testing::AssertionResult ForgedUetPeer::SendMutated(
+    const wire::UetHeaders& headers, std::span<const uint8_t> payload,
+    const std::function<void(std::span<std::byte>)>& mutate) {
   std::vector<std::byte> buf(256 + payload.size());
   wire::Writer w(buf);
   if (!wire::WriteUetHeaders(w, headers) ||
       !w.WriteBytes(std::as_bytes(payload)))
     return ::testing::AssertionFailure() << "headers that do not agree";
+  if (mutate) mutate(std::span<std::byte>(buf).first(w.length()));
   sockaddr_in to;
   SockAddr(target_ip_, wire::kUetUdpPort, &to);
   ssize_t n = sendto(fd_, buf.data(), w.length(), 0,

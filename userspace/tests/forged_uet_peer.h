@@ -58,6 +58,10 @@ class ForgedUetPeer {
   // Sends one packet: @headers, then @payload.
   ::testing::AssertionResult Send(const wire::UetHeaders& headers,
                                   std::span<const uint8_t> payload = {});
+  // The same, after @mutate changed the datagram's bytes.
+  ::testing::AssertionResult SendMutated(
+      const wire::UetHeaders& headers, std::span<const uint8_t> payload,
+      const std::function<void(std::span<std::byte>)>& mutate);
 
   // Everything the target sent so far.
   std::vector<UetAnswer> Answers();

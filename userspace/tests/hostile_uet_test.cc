@@ -12,36 +12,20 @@
 //
 // kJob is granted on device A by the suite script (rue_hostile.sh).
 #include <cstdlib>
-#include <fstream>
+#include <random>
 #include <thread>
 
 #include "tests/forged_peer.h"
 #include "tests/forged_uet_peer.h"
 #include "tests/hostile.h"
+#include "tests/module_param.h"
 #include "tests/uet_side.h"
 
 namespace rue::test {
 namespace {
 
 constexpr uint32_t kJob = 0x4242;
-constexpr char kMaxPdcs[] = "/sys/module/rue/parameters/uet_max_target_pdcs";
-
-// A module parameter, set for one test and put back after it.
-class ParamOverride {
- public:
-  ParamOverride(const char* path, const std::string& value) : path_(path) {
-    std::ifstream in(path);
-    in >> old_;
-    std::ofstream(path) << value;
-  }
-  ~ParamOverride() {
-    if (!old_.empty()) std::ofstream(path_) << old_;
-  }
-
- private:
-  const char* path_;
-  std::string old_;
-};
+constexpr char kMaxPdcs[] = "uet_max_target_pdcs";
 
 class HostileUet : public ::testing::Test {
  protected:
@@ -115,7 +99,8 @@ TEST_F(HostileUet, SynFloodLeavesRoomForAJobMember) {
   // (a PDC was made) or a NACK.  (Sent back to back, half the answers
   // of 64 went missing on the way, which says nothing of the table.)
   for (int i = 0; i < kSyns; i++) {
-    wire::SesRequest s = Send(1, wire::ses_flags::kSom | wire::ses_flags::kEom, 0);
+    wire::SesRequest s =
+        Send(1, wire::ses_flags::kSom | wire::ses_flags::kEom, 0);
     s.pid_on_fep = 0xfff;  // no such endpoint
     const uint16_t pdc = kFirst + i;
     ASSERT_TRUE(peer_->Send(RudRequest(pdc, 1000, true, 0, s)));
@@ -186,8 +171,8 @@ TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
 
   wire::SesRequest second = Send(1, wire::ses_flags::kEom, 4000);
   second.header_data = wire::SesRequest::MakeNotSom(1000, 1000);
-  ASSERT_TRUE(peer_->Send(RudRequest(kPdc, kPsn + 1, false, target_pdc, second),
-                          data));
+  ASSERT_TRUE(
+      peer_->Send(RudRequest(kPdc, kPsn + 1, false, target_pdc, second), data));
   EXPECT_TRUE(peer_->WaitAnswers(
       [&](const std::vector<UetAnswer>& got) {
         return CountTo(got, kPdc, [](const UetAnswer& a) {
@@ -215,6 +200,151 @@ TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
   EXPECT_EQ(rc[0].wr_id, 9u);
   EXPECT_EQ(rc[0].status, IBV_WC_REM_ABORT_ERR)
       << ibv_wc_status_str(rc[0].status);
+}
+
+// Random packets at a live UET target (issue 15: fuzzers): RUD and ROD
+// requests of every SES format from four forged PDCs, their fields drawn
+// around what the target takes (its job, address and key, offsets and
+// lengths near its region's, PSNs near each PDC's next, SYN or not), and
+// CTRL, ACK and NACK packets it does not expect; a quarter with 1-4
+// bytes changed at random.  Answers teach each forged PDC the target's
+// PDCID, so that its later packets reach an open PDC.  Nothing may
+// complain in the kernel (vm-run checks the console), and afterwards a
+// job member from device B still delivers a SEND.  RUE_FUZZ_SEED
+// replays a run; RUE_FUZZ_PACKETS sets the count (4000).
+TEST_F(HostileUet, RandomPacketsAtATarget) {
+  const char* env = getenv("RUE_FUZZ_SEED");
+  const uint64_t seed =
+      env && *env ? strtoull(env, nullptr, 0) : std::random_device{}();
+  env = getenv("RUE_FUZZ_PACKETS");
+  const uint64_t packets = env && *env ? strtoull(env, nullptr, 0) : 4000;
+  std::cout << "# seed " << seed << " (RUE_FUZZ_SEED to replay)\n";
+  std::mt19937_64 rng(seed);
+  auto below = [&](uint32_t n) {
+    return std::uniform_int_distribution<uint32_t>(0, n - 1)(rng);
+  };
+  const uint64_t key = Key64(t_.mem.mr.get());
+  for (uint32_t i = 0; i < 32; i++) {
+    ibv_sge sge = t_.mem.sge(2048 * i, 2048);
+    ASSERT_EQ(PostRecv(t_.qp.get(), i, &sge, 1), 0);
+  }
+
+  struct Pdc {
+    uint16_t id;
+    uint32_t psn;
+    int target = -1;  // its PDCID at the target, once an ACK told it
+  };
+  std::vector<Pdc> pdcs = {
+      {0xf400, 100}, {0xf401, 7000}, {0xf402, 1u << 20}, {0xf403, 0xfffffff0}};
+  static constexpr uint8_t kOps[] = {0x00, 0x01, 0x02, 0x03, 0x04,
+                                     0x05, 0x05, 0x01, 0x02, 0x3f};
+  size_t refused = 0, seen = 0;
+  for (uint64_t n = 0; n < packets; n++) {
+    Pdc& p = pdcs[below(pdcs.size())];
+    wire::UetHeaders h;
+    const uint32_t psn =
+        below(8) ? p.psn + below(5) - 2 : static_cast<uint32_t>(rng());
+    if (below(8)) {
+      wire::SesRequest ses = Send(1, 0, 0);
+      ses.opcode = kOps[below(std::size(kOps))];
+      ses.flags =
+          below(4) ? wire::ses_flags::kSom | wire::ses_flags::kEom : below(64);
+      ses.message_id = static_cast<uint16_t>(below(4));
+      if (!below(8)) ses.job_id = below(1u << 24);
+      if (!below(8)) ses.pid_on_fep = below(1u << 16);
+      if (!below(8)) ses.resource_index = below(1u << 16);
+      ses.buffer_offset = below(8) ? below(1 << 17) : rng();
+      ses.memory_key = below(4) ? key : rng();
+      ses.request_length =
+          below(4) ? below(8192) : static_cast<uint32_t>(rng());
+      ses.header_data = rng();
+      const bool syn = p.target < 0 || !below(16);
+      h = RudRequest(p.id, psn, syn,
+                     syn ? static_cast<uint16_t>(below(1u << 16))
+                         : static_cast<uint16_t>(p.target),
+                     ses);
+      auto& r = std::get<wire::PdsRequest>(h.pds);
+      if (!below(3))
+        r.prologue.type = static_cast<uint8_t>(wire::PdsType::kRodReq);
+      if (!below(4)) r.prologue.flags = below(32);
+      switch (below(6)) {
+        case 0:
+          h.ses_request->kind = wire::SesRequestKind::kSmall;
+          r.prologue.next_hdr =
+              static_cast<uint8_t>(wire::NextHeader::kReqSmall);
+          break;
+        case 1:
+          h.ses_request->kind = wire::SesRequestKind::kMedium;
+          r.prologue.next_hdr =
+              static_cast<uint8_t>(wire::NextHeader::kReqMedium);
+          break;
+        default:
+          break;
+      }
+    } else {
+      wire::PdsCtrl c;
+      c.prologue.type = static_cast<uint8_t>(below(2) ? wire::PdsType::kCtrl
+                                                      : wire::PdsType::kNack);
+      c.prologue.next_hdr = below(16);
+      c.prologue.flags = below(32);
+      c.psn = psn;
+      c.spdcid = p.id;
+      c.dpdcid = p.target < 0 ? below(1u << 16) : p.target;
+      c.payload = static_cast<uint32_t>(rng());
+      h.pds = c;
+      h.ses_request.reset();
+    }
+    std::vector<uint8_t> payload(below(4) ? below(2048) : below(4200));
+    for (uint8_t& b : payload) b = static_cast<uint8_t>(below(256));
+    ::testing::AssertionResult sent = ::testing::AssertionSuccess();
+    if (!below(4)) {
+      const uint32_t k = 1 + below(4);
+      sent = peer_->SendMutated(h, payload, [&](std::span<std::byte> b) {
+        for (uint32_t i = 0; i < k; i++)
+          b[below(b.size())] = static_cast<std::byte>(below(256));
+      });
+    } else {
+      sent = peer_->Send(h, payload);
+    }
+    if (!sent) refused++;
+    if (psn == p.psn) p.psn++;
+    if (n % 32 == 31) {
+      std::this_thread::sleep_for(milliseconds(1));
+      std::vector<UetAnswer> got = peer_->Answers();
+      for (; seen < got.size(); seen++) {
+        const auto* a = std::get_if<wire::PdsAck>(&got[seen].headers.pds);
+        if (!a) continue;
+        for (Pdc& q : pdcs)
+          if (q.id == a->dpdcid) q.target = a->spdcid;
+      }
+      std::vector<UetWc> wc;
+      PollEx(t_.rcq.get(), 32, &wc, milliseconds(0));
+      for (const UetWc& w : wc) {
+        ibv_sge sge = t_.mem.sge(2048 * (w.wr_id % 32), 2048);
+        PostRecv(t_.qp.get(), w.wr_id, &sge, 1);
+      }
+    }
+  }
+  std::cout << "# " << packets << " packets (" << refused
+            << " refused by the writer), " << seen << " answers\n";
+
+  // A job member from device B is still served.
+  UetSide m;
+  ASSERT_NO_FATAL_FAILURE(MakeUetSide(b_, kJob, RUEDV_UET_RUD, 1 << 16, &m));
+  // (the receives the fuzzing left posted take its SEND)
+  ibv_ah_attr attr = AhAttr(b_, a_.gid());
+  Ah ah(ibv_create_ah(m.pd.get(), &attr));
+  ASSERT_TRUE(ah) << "ibv_create_ah: " << strerror(errno);
+  ibv_wr_start(m.qpx);
+  m.qpx->wr_id = 78;
+  m.qpx->wr_flags = IBV_SEND_SIGNALED;
+  ibv_wr_send(m.qpx);
+  ruedv_wr_set_peer(m.qpx, ah.get(), t_.addr);
+  ibv_wr_set_sge(m.qpx, m.mem.lkey(), m.mem.addr(0), 1000);
+  ASSERT_EQ(ibv_wr_complete(m.qpx), 0);
+  std::vector<UetWc> sc;
+  ASSERT_TRUE(PollEx(m.scq.get(), 1, &sc, milliseconds(5000)));
+  EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(sc[0].status);
 }
 
 // What an initiator does with a NACK (kernel/uet/pds_ack.c).
@@ -280,8 +410,8 @@ size_t SentWithPsn(const std::vector<UetAnswer>& got, uint32_t psn) {
 
 TEST_P(HostileUetNack, InitiatorActsOnTheCode) {
   const NackCase& c = GetParam();
-  ParamOverride rto("/sys/module/rue/parameters/uet_rto_ms", "1000");
-  ParamOverride tlp("/sys/module/rue/parameters/uet_tlp_us", "0");
+  ParamOverride rto("uet_rto_ms", "1000");
+  ParamOverride tlp("uet_tlp_us", "0");
   IngressDrop drop(ifname_, a_.dev->ip4);
   ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
 
@@ -347,21 +477,20 @@ TEST_P(HostileUetNack, InitiatorActsOnTheCode) {
 
 INSTANTIATE_TEST_SUITE_P(
     Codes, HostileUetNack,
-    ::testing::Values(
-        NackCase{"Trimmed", 0x01, NackAct::kResend},
-        NackCase{"TrimmedLastHop", 0x02, NackAct::kResend},
-        NackCase{"PktNotRcvd", 0x12, NackAct::kResend},
-        NackCase{"RcvrInferLoss", 0x1a, NackAct::kResend},
-        NackCase{"NoPdcAvail", 0x04, NackAct::kWait},
-        NackCase{"NoResource", 0x0a, NackAct::kWait},
-        NackCase{"PsnOorWindow", 0x0b, NackAct::kWait},
-        NackCase{"RcvdSesProcg", 0x18, NackAct::kWait},
-        NackCase{"Reserved0c", 0x0c, NackAct::kWait},
-        NackCase{"Reserved42", 0x42, NackAct::kWait},
-        NackCase{"PdcHdrMismatch", 0x0f, NackAct::kEnd},
-        NackCase{"Closing", 0x10, NackAct::kEnd},
-        NackCase{"ClosingInErr", 0x11, NackAct::kEnd},
-        NackCase{"ExpNackFatal", 0xff, NackAct::kEnd}),
+    ::testing::Values(NackCase{"Trimmed", 0x01, NackAct::kResend},
+                      NackCase{"TrimmedLastHop", 0x02, NackAct::kResend},
+                      NackCase{"PktNotRcvd", 0x12, NackAct::kResend},
+                      NackCase{"RcvrInferLoss", 0x1a, NackAct::kResend},
+                      NackCase{"NoPdcAvail", 0x04, NackAct::kWait},
+                      NackCase{"NoResource", 0x0a, NackAct::kWait},
+                      NackCase{"PsnOorWindow", 0x0b, NackAct::kWait},
+                      NackCase{"RcvdSesProcg", 0x18, NackAct::kWait},
+                      NackCase{"Reserved0c", 0x0c, NackAct::kWait},
+                      NackCase{"Reserved42", 0x42, NackAct::kWait},
+                      NackCase{"PdcHdrMismatch", 0x0f, NackAct::kEnd},
+                      NackCase{"Closing", 0x10, NackAct::kEnd},
+                      NackCase{"ClosingInErr", 0x11, NackAct::kEnd},
+                      NackCase{"ExpNackFatal", 0xff, NackAct::kEnd}),
     [](const ::testing::TestParamInfo<NackCase>& i) {
       return std::string(i.param.name);
     });
