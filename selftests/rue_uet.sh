@@ -400,6 +400,15 @@ print(" ".join(str(p.get("rx-next-psn")) for p in json.load(sys.stdin)
 		[ "$((r1 - r0))" = 1 ] && [ "$rx" = $((0x80000002)) ]
 }
 
+# UetPdcBound sent to four addresses in turn with one PDC allowed: each
+# of the last three closed the one before.
+t_pdc_recycled() {
+	local n
+	n=$(ustat rva pdc_recycled)
+	echo "pdc_recycled ${n:-none}"
+	[ "${n:-0}" -ge 3 ]
+}
+
 # Every PDC opened ended, closed or failed, and none is listed.
 pdcs_accounted() {
 	local d o c f n
@@ -437,6 +446,9 @@ if [ "$_tap_pass" = 1 ]; then
 		# what a failed case left in the counters (NACKs, refused
 		# SYNs, evictions, failed PDCs) is in the TAP log
 		tap_log "$("$ruectl" uet stats rva | grep -v " 0$")"
+		[ "$*" = "--gtest_filter=-UetCreate.Unprivileged*" ] &&
+			run_test "a QP at its PDC bound closed its idlest PDC (pdc_recycled)" \
+				t_pdc_recycled
 	fi
 	run_test "jobs: an unprivileged user creates QPs only in its own job" t_job_grant_enforced
 	run_test "jobs: not revoked while a QP is bound, then revoked" t_job_busy

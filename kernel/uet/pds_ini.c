@@ -51,6 +51,10 @@ static unsigned int uet_idle_ms = 1000;
 module_param(uet_idle_ms, uint, 0644);
 MODULE_PARM_DESC(uet_idle_ms, "UET: an initiator closes a PDC idle this long (default 1000)");
 
+static unsigned int uet_max_qp_pdcs = 1024;
+module_param(uet_max_qp_pdcs, uint, 0644);
+MODULE_PARM_DESC(uet_max_qp_pdcs, "UET: initiator PDCs (peers) a QP keeps at once; one more closes the one idle longest (default 1024)");
+
 static unsigned int uet_tlp_us = 1000;
 module_param(uet_tlp_us, uint, 0644);
 MODULE_PARM_DESC(uet_tlp_us, "UET: tail-loss probe timeout floor in us, 0: no probes (default 1000)");
@@ -84,18 +88,53 @@ void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy)
 	hash_init(pq->pdcs);
 }
 
+static struct sk_buff *rue_pdc_close(struct rue_pdc *pdc);
+
+/*
+ * A QP with rue.uet_max_qp_pdcs initiator PDCs makes room for one more
+ * by closing the PDC idle longest (nothing in flight).  A PDC is about
+ * 16 KB (its window of RUE_PDC_WIN requests), allocated in atomic
+ * context and charged to no one: without a bound, one QP sending to ever
+ * new addresses held them up to the device's 65,535 PDCIDs (issue 15,
+ * item 9).  The request waits for the CLOSE's ACK, which drops the PDC
+ * and kicks the QP; with no PDC idle, for an ACK that makes one so.  A
+ * PDC whose target never answered goes at once.
+ */
+static void rue_pdc_make_room(struct rue_qp *qp, struct sk_buff_head *out)
+{
+	struct rue_pdc *pdc, *old = NULL;
+	struct sk_buff *skb;
+	int bkt;
+
+	hash_for_each(qp->uet.pds.pdcs, bkt, pdc, qp_node) {
+		if (pdc->closing)
+			return;		/* room is on its way */
+		if (pdc->una_psn == pdc->next_psn &&
+		    (!old || pdc->last_act_ns < old->last_act_ns))
+			old = pdc;
+	}
+	if (!old)
+		return;
+	rue_uet_stat_inc(qp->rdev, RUE_USTAT_PDC_RECYCLED);
+	skb = rue_pdc_close(old);
+	if (skb)
+		__skb_queue_tail(out, skb);	/* rue_pdc_close() prepared it */
+}
+
 /**
  * rue_pdc_find() - the initiator PDC of @qp towards @av, created if needed
  * @qp: a UET QP, req.lock held
  * @av: the peer
  * @mss: the payload of a full packet, for congestion control
+ * @out: where a CLOSE goes that makes room (rue_pdc_make_room())
  *
  * Return: the PDC, or NULL when none can be made now (retry later).
  */
 struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
-			     u32 mss)
+			     u32 mss, struct sk_buff_head *out)
 {
 	u32 h = rue_pdc_hash(av);
+	u32 limit = max(READ_ONCE(uet_max_qp_pdcs), 1U);
 	struct rue_pdc *pdc;
 
 	lockdep_assert_held(&qp->req.lock);
@@ -104,6 +143,11 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 		    pdc->av.network_type == av->network_type && !pdc->closing)
 			return pdc;
 
+	if (qp->uet.pds.nr_pdcs >= limit) {
+		rue_pdc_make_room(qp, out);
+		if (qp->uet.pds.nr_pdcs >= limit)
+			return NULL;
+	}
 	pdc = rue_pdc_alloc(qp->rdev, RUE_PDC_INITIATOR, qp->uet.pds.mode,
 			    qp->uet.pds.job, av);
 	if (!pdc)
@@ -408,7 +452,8 @@ int rue_pds_qp_resend(struct rue_qp *qp, struct sk_buff_head *out, int budget)
 
 /*
  * Start closing an idle initiator PDC (req.lock held, nothing in
- * flight): the CLOSE packet to send, or NULL.
+ * flight): the CLOSE packet to send, prepared (rue_pds_prepare()), or
+ * NULL.
  */
 static struct sk_buff *rue_pdc_close(struct rue_pdc *pdc)
 {
@@ -416,7 +461,6 @@ static struct sk_buff *rue_pdc_close(struct rue_pdc *pdc)
 	struct sk_buff *skb;
 	u32 psn;
 
-	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
 	if (pdc->syn) {
 		/* the target never answered: it has nothing to free */
 		rue_pdc_ini_drop(pdc);
@@ -500,8 +544,10 @@ static void rue_pds_rto(struct timer_list *t)
 	if (pdc->dead)
 		goto out;
 	if (pdc->una_psn == pdc->next_psn) {
-		if (!pdc->closing)
+		if (!pdc->closing) {
+			rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
 			close = rue_pdc_close(pdc);
+		}
 		goto out;
 	}
 	rue_stat_inc(pdc->rdev, RUE_STAT_RTO_TIMEOUTS);

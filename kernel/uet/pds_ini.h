@@ -17,7 +17,7 @@ struct rue_qp;
 
 void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy);
 struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
-			     u32 mss);
+			     u32 mss, struct sk_buff_head *out);
 bool rue_pdc_room(const struct rue_pdc *pdc, u32 len);
 bool rue_pdc_filling(const struct rue_pdc *pdc);
 struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge,

@@ -277,7 +277,7 @@ static int rue_ses_tx_new(struct rue_qp *qp, struct sk_buff_head *out,
 		len = min(w->sqe.length - req->cur_off, max);
 		/* a READ request is small; its response comes back */
 		charge = w->sqe.opcode == RUE_WR_RDMA_READ ? 64 : max(len, 64U);
-		pdc = rue_pdc_find(qp, &w->av, max);
+		pdc = rue_pdc_find(qp, &w->av, max, out);
 		if (!pdc || !rue_pdc_room(pdc, charge))
 			break;	/* an ACK or the RTO kicks us */
 

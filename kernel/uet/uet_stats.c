@@ -42,6 +42,7 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_SYN_REFUSED] = "syn_refused",
 	[RUE_USTAT_PDC_EVICTED] = "pdc_evicted",
 	[RUE_USTAT_PDC_SUPERSEDED] = "pdc_superseded",
+	[RUE_USTAT_PDC_RECYCLED] = "pdc_recycled",
 };
 
 /*

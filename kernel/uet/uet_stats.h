@@ -110,6 +110,11 @@ enum rue_ustat {
 	 * in pdc_closed
 	 */
 	RUE_USTAT_PDC_SUPERSEDED,
+	/* a QP at rue.uet_max_qp_pdcs closed its initiator PDC idle longest
+	 * to make room for a PDC to a new peer (pds_ini.c); the close also
+	 * counts in pdc_closed when it ends
+	 */
+	RUE_USTAT_PDC_RECYCLED,
 	RUE_NUSTATS
 };
 

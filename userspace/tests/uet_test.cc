@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tests/fixture.h"
+#include "tests/module_param.h"
 #include "tests/pattern.h"
 #include "tests/uet_side.h"
 
@@ -491,6 +492,61 @@ TEST(UetCreate, UngrantedJobIsRefused) {
   EXPECT_EQ(TryCreate(kUngrantedJob), ENOENT);
   EXPECT_EQ(TryCreate(1U << 24), EINVAL) << "not a job ID";
   EXPECT_EQ(TryCreate(kJob, 7), EINVAL) << "no such delivery mode";
+}
+
+// A QP at rue.uet_max_qp_pdcs (1 here) closes its initiator PDC idle
+// longest to open one to a new peer (kernel/uet/pds_ini.c,
+// rue_pdc_make_room()): messages to three addresses in turn - device B's
+// IPv4 and IPv6 and device A's own - and back to the first each complete,
+// data checked, each after the PDC before it closed.  rue_uet.sh then
+// finds pdc_recycled moved.
+TEST(UetPdcBound, QpAtItsBoundRecyclesTheIdlest) {
+  Endpoint a4, b4;
+  std::string why;
+  if (!ResolveTopology(Topology::kTwoDevices, &a4, &b4, &why))
+    GTEST_SKIP() << why;
+  if (!a4.dev->gid6 || !b4.dev->gid6) GTEST_SKIP() << "no IPv6 GIDs";
+  const Endpoint a6 = {a4.dev, *a4.dev->gid6};
+  ParamOverride bound("uet_max_qp_pdcs", "1");
+  ASSERT_TRUE(bound.ok()) << "rue has no uet_max_qp_pdcs";
+  UetSide a, b, self;
+  ASSERT_NO_FATAL_FAILURE(MakeUetSide(a4, kJob, RUEDV_UET_RUD, 1 << 16, &a));
+  ASSERT_NO_FATAL_FAILURE(MakeUetSide(b4, kJob, RUEDV_UET_RUD, 1 << 16, &b));
+  ASSERT_NO_FATAL_FAILURE(
+      MakeUetSide(a4, kJob, RUEDV_UET_RUD, 1 << 16, &self));
+  struct Hop {
+    const Endpoint* from;
+    ibv_gid to_gid;
+    UetSide* to;
+  } hops[] = {{&a4, b4.gid(), &b},
+              {&a6, b4.dev->Gid(*b4.dev->gid6), &b},
+              {&a4, a4.gid(), &self},
+              {&a4, b4.gid(), &b}};
+  constexpr uint32_t kLen = 5000;
+  for (uint32_t i = 0; i < std::size(hops); i++) {
+    SCOPED_TRACE(i);
+    const Hop& h = hops[i];
+    ibv_ah_attr attr = AhAttr(*h.from, h.to_gid);
+    Ah ah(ibv_create_ah(a.pd.get(), &attr));
+    ASSERT_TRUE(ah) << "ibv_create_ah: " << strerror(errno);
+    ibv_sge sge = h.to->mem.sge(i * 8192, 8192);
+    ASSERT_EQ(PostRecv(h.to->qp.get(), i, &sge, 1), 0);
+    FillRandom(a.mem.buf.span(i * 8192, kLen), i + 11);
+    ibv_wr_start(a.qpx);
+    a.qpx->wr_id = i;
+    a.qpx->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_send(a.qpx);
+    ruedv_wr_set_peer(a.qpx, ah.get(), h.to->addr);
+    ibv_wr_set_sge(a.qpx, a.mem.lkey(), a.mem.addr(i * 8192), kLen);
+    ASSERT_EQ(ibv_wr_complete(a.qpx), 0);
+    std::vector<UetWc> sc, rc;
+    ASSERT_TRUE(PollEx(a.scq.get(), 1, &sc));
+    EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(sc[0].status);
+    ASSERT_TRUE(PollEx(h.to->rcq.get(), 1, &rc));
+    EXPECT_EQ(rc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(rc[0].status);
+    EXPECT_TRUE(SameBytes(h.to->mem.buf.span(i * 8192, kLen),
+                          a.mem.buf.span(i * 8192, kLen)));
+  }
 }
 
 }  // namespace
