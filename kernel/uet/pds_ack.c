@@ -322,7 +322,7 @@ enum rue_nack_act {
 static enum rue_nack_act rue_nack_act(u8 code)
 {
 	switch (code) {
-	case RUE_NACK_TRIMMED:		/* a switch cut the payload (3.5.12.5.1) */
+	case RUE_NACK_TRIMMED:		/* a switch cut the payload */
 	case RUE_NACK_TRIMMED_LASTHOP:
 	case RUE_NACK_TRIMMED_ACK:
 	case RUE_NACK_PKT_NOT_RCVD:	/* the answer to an ACK request */
