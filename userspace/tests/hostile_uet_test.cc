@@ -27,6 +27,23 @@ namespace {
 constexpr uint32_t kJob = 0x4242;
 constexpr char kMaxPdcs[] = "uet_max_target_pdcs";
 
+// @from, on @ep, posts a signaled SEND of @len bytes from the start of
+// its region to the endpoint @addr at @gid, through the AH it makes in
+// @ah (kept until the send completes).
+void SendTo(UetSide* from, const Endpoint& ep, const ibv_gid& gid,
+            uint32_t addr, uint64_t wr_id, uint32_t len, Ah* ah) {
+  ibv_ah_attr attr = AhAttr(ep, gid);
+  ah->reset(ibv_create_ah(from->pd.get(), &attr));
+  ASSERT_TRUE(*ah) << "ibv_create_ah: " << strerror(errno);
+  ibv_wr_start(from->qpx);
+  from->qpx->wr_id = wr_id;
+  from->qpx->wr_flags = IBV_SEND_SIGNALED;
+  ibv_wr_send(from->qpx);
+  ruedv_wr_set_peer(from->qpx, ah->get(), addr);
+  ibv_wr_set_sge(from->qpx, from->mem.lkey(), from->mem.addr(0), len);
+  ASSERT_EQ(ibv_wr_complete(from->qpx), 0);
+}
+
 class HostileUet : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -65,16 +82,8 @@ class HostileUet : public ::testing::Test {
   void MemberSends(uint32_t len) {
     UetSide m;
     ASSERT_NO_FATAL_FAILURE(MakeUetSide(b_, kJob, RUEDV_UET_RUD, 1 << 16, &m));
-    ibv_ah_attr attr = AhAttr(b_, a_.gid());
-    Ah ah(ibv_create_ah(m.pd.get(), &attr));
-    ASSERT_TRUE(ah) << "ibv_create_ah: " << strerror(errno);
-    ibv_wr_start(m.qpx);
-    m.qpx->wr_id = 8;
-    m.qpx->wr_flags = IBV_SEND_SIGNALED;
-    ibv_wr_send(m.qpx);
-    ruedv_wr_set_peer(m.qpx, ah.get(), t_.addr);
-    ibv_wr_set_sge(m.qpx, m.mem.lkey(), m.mem.addr(0), len);
-    ASSERT_EQ(ibv_wr_complete(m.qpx), 0);
+    Ah ah;
+    ASSERT_NO_FATAL_FAILURE(SendTo(&m, b_, a_.gid(), t_.addr, 8, len, &ah));
     std::vector<UetWc> sc;
     ASSERT_TRUE(PollEx(m.scq.get(), 1, &sc, milliseconds(5000)));
     EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(sc[0].status);
@@ -408,16 +417,9 @@ TEST_P(HostileUetNack, InitiatorActsOnTheCode) {
   IngressDrop drop(ifname_, a_.dev->ip4);
   ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
 
-  ibv_ah_attr attr = AhAttr(a_, b_.gid());
-  Ah ah(ibv_create_ah(t_.pd.get(), &attr));
-  ASSERT_TRUE(ah) << "ibv_create_ah: " << strerror(errno);
-  ibv_wr_start(t_.qpx);
-  t_.qpx->wr_id = 11;
-  t_.qpx->wr_flags = IBV_SEND_SIGNALED;
-  ibv_wr_send(t_.qpx);
-  ruedv_wr_set_peer(t_.qpx, ah.get(), RUEDV_UET_ADDR(1, 0));
-  ibv_wr_set_sge(t_.qpx, t_.mem.lkey(), t_.mem.addr(0), 1000);
-  ASSERT_EQ(ibv_wr_complete(t_.qpx), 0);
+  Ah ah;
+  ASSERT_NO_FATAL_FAILURE(
+      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 11, 1000, &ah));
 
   wire::PdsRequest req;
   ASSERT_TRUE(peer_->WaitAnswers(
