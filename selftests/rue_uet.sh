@@ -255,8 +255,16 @@ count() {
 # CE marks on the requests (netem marks ECT packets instead of dropping
 # them): the target echoes them (M), the initiator's window shrinks, the
 # data arrives.
+# The rue_uet_cc tracepoint (kernel/uet/uet_trace.h) around the run:
+# every window cut the counter saw is an event (bit 0x2 or 0x4 of ev).
 t_ecn_backoff() {
-	local echo0 dec0 ce0 echo1 dec1 ce1
+	local echo0 dec0 ce0 echo1 dec1 ce1 tr=/sys/kernel/tracing cuts acks
+	[ -d $tr/events ] || mount -t tracefs nodev $tr || return 1
+	# no comm recording: it would patch __schedule's sched_switch site
+	# under a running guest (scripts/bench.d/pair says what that did)
+	echo 0 >$tr/options/record-cmd
+	echo >$tr/trace
+	echo 1 >$tr/events/rue/rue_uet_cc/enable || return 1
 	echo0=$(rue_stat rva uet_ecn_echo) dec0=$(ustat rva cwnd_decreases)
 	ce0=$(ustat rvb ecn_marked_rcvd)
 	tc -n "$A" qdisc replace dev a0 root netem loss 10% ecn || return 1
@@ -264,11 +272,16 @@ t_ecn_backoff() {
 		tail -n 1
 	local rc=${PIPESTATUS[0]}
 	unimpair
+	echo 0 >$tr/events/rue/rue_uet_cc/enable
 	echo1=$(rue_stat rva uet_ecn_echo) dec1=$(ustat rva cwnd_decreases)
 	ce1=$(ustat rvb ecn_marked_rcvd)
+	cuts=$(grep -c 'rue_uet_cc: .* ev=0x[2-7] ' $tr/trace)
+	acks=$(grep -c 'rue_uet_cc: .* why=ack .* cwnd=[1-9][0-9]* .* rtt=[1-9]' $tr/trace)
+	echo >$tr/trace
 	echo "CE received $ce0 -> $ce1, echoed $echo0 -> $echo1, cwnd decreases $dec0 -> $dec1"
+	echo "traced: $cuts cuts, $acks ACKs with an RTT sample"
 	[ "$rc" = 0 ] && [ "$ce1" -gt "$ce0" ] && [ "$echo1" -gt "$echo0" ] &&
-		[ "$dec1" -gt "$dec0" ]
+		[ "$dec1" -gt "$dec0" ] && [ "$cuts" = $((dec1 - dec0)) ] && [ "$acks" -gt 0 ]
 }
 
 # a_uet_filter MATCH-AND-ACTION...: a filter on the UET packets A sends

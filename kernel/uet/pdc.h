@@ -26,6 +26,16 @@ enum {
 	RUE_RETX_TLP = 3,		/* a PROBE's ACK showed it missing */
 };
 
+/* What made NSCC move (rue_pdc_cc()): an ACK, or a kind of loss. */
+enum rue_pdc_cc_why {
+	RUE_CC_ACK,
+	RUE_CC_SACK_HOLE,		/* an ACK's SACK showed a hole */
+	RUE_CC_NACK,			/* a NACK asked for a resend */
+	RUE_CC_GO_BACK,			/* ROD: a NACK or SACK, back to a PSN */
+	RUE_CC_TLP,			/* a PROBE's ACK showed losses */
+	RUE_CC_RTO,
+};
+
 enum rue_pds_tx_state {
 	RUE_PDS_TX_FREE,
 	RUE_PDS_TX_SENT,
@@ -119,15 +129,6 @@ static inline void rue_pdc_mark_retx(struct rue_pdc *pdc,
 	}
 }
 
-/* What NSCC did (@ev, RUE_NSCC_EV_*), counted. */
-static inline void rue_pdc_cc(struct rue_pdc *pdc, unsigned int ev)
-{
-	if (ev & RUE_NSCC_EV_INCREASE)
-		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_INCREASES);
-	if (ev & (RUE_NSCC_EV_DECREASE | RUE_NSCC_EV_QUICK_ADAPT))
-		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_DECREASES);
-}
-
 /* pds.c: the object */
 struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
 			      u32 job, const struct rue_av *av);
@@ -135,6 +136,9 @@ void rue_pdc_publish(struct rue_pdc *pdc);
 void rue_pdc_unpublish(struct rue_pdc *pdc);
 void rue_pdc_ses_close(struct rue_pdc *pdc);
 void rue_pdc_put(struct rue_pdc *pdc);
+void rue_pdc_cc(struct rue_pdc *pdc, enum rue_pdc_cc_why why,
+		unsigned int ev);
+void rue_pdc_lost(struct rue_pdc *pdc, enum rue_pdc_cc_why why);
 struct rue_pdc *rue_pdc_lookup(struct rue_dev *rdev, u16 lid, u8 role,
 			       const struct rue_uet_rx *rx);
 struct rue_qp *rue_pdc_qp_get(struct rue_pdc *pdc);

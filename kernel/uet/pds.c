@@ -38,6 +38,9 @@
 #include "pds_ack.h"
 #include "pds_tgt.h"
 #include "uet.h"
+
+#define CREATE_TRACE_POINTS
+#include "uet_trace.h"
 #include "uet_stats.h"
 #include "cc/cc.h"
 #include "core/device.h"
@@ -62,6 +65,33 @@ void rue_pdc_put(struct rue_pdc *pdc)
 {
 	if (refcount_dec_and_test(&pdc->ref))
 		call_rcu(&pdc->rcu, rue_pdc_free_rcu);
+}
+
+/**
+ * rue_pdc_cc() - what NSCC did to an initiator PDC's window, counted
+ *	and traced
+ * @pdc: the PDC, under its QP's req.lock
+ * @why: what NSCC was told
+ * @ev: what it did, RUE_NSCC_EV_* bits
+ */
+void rue_pdc_cc(struct rue_pdc *pdc, enum rue_pdc_cc_why why, unsigned int ev)
+{
+	if (ev & RUE_NSCC_EV_INCREASE)
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_INCREASES);
+	if (ev & (RUE_NSCC_EV_DECREASE | RUE_NSCC_EV_QUICK_ADAPT))
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CWND_DECREASES);
+	trace_rue_uet_cc(pdc, why, ev);
+}
+
+/**
+ * rue_pdc_lost() - an initiator PDC lost packets: NSCC's loss response
+ * @pdc: the PDC, under its QP's req.lock
+ * @why: how the loss was found (not RUE_CC_ACK)
+ */
+void rue_pdc_lost(struct rue_pdc *pdc, enum rue_pdc_cc_why why)
+{
+	rue_pdc_cc(pdc, why, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
+					      ktime_get_ns()));
 }
 
 /*

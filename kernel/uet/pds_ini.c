@@ -564,8 +564,7 @@ static void rue_pds_rto(struct timer_list *t)
 	 * epoch (rue_pdc_ini_ack()).
 	 */
 	pdc->epoch++;
-	rue_pdc_cc(pdc, rue_nscc_on_loss(&pdc->cc, &pdc->cc_cfg,
-					 ktime_get_ns()));
+	rue_pdc_lost(pdc, RUE_CC_RTO);
 	if (pdc->mode == RUE_UET_MODE_ROD) {
 		for (psn = pdc->una_psn; psn != pdc->next_psn; psn++)
 			rue_pdc_mark_retx(pdc, &pdc->win[psn % RUE_PDC_WIN],
