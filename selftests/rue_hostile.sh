@@ -181,6 +181,17 @@ t_nacks_ignored() {
 	[ "${n:-0}" = 2 ]
 }
 
+# HostileUet.RtoAnsweredSoonerThanTheBaseRttIsUndone: of its two RTOs,
+# the one ACKed sooner than the base RTT was undone, the other not.
+t_rto_undone() {
+	local n
+	[ -z "${GTEST_FILTER:-}" ] || { echo "GTEST_FILTER set"; return $ksft_skip; }
+	n=$(in_ns "$A" "$RUECTL" -j uet stats rva |
+		sed -n 's/.*"rto_undone": *\([0-9]*\).*/\1/p')
+	echo "rto_undone ${n:-none}"
+	[ "${n:-0}" = 1 ]
+}
+
 tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
@@ -189,6 +200,7 @@ if [ "$_tap_pass" = 1 ]; then
 		--ip4-a=10.5.0.1 --ip4-b=10.5.0.2 \
 		--ip6-a=fd00:5::1 --ip6-b=fd00:5::2 "$@"
 	run_test "UET: reserved NACK codes counted in nacks_ignored" t_nacks_ignored
+	run_test "UET: an RTO answered sooner than the base RTT was undone (rto_undone)" t_rto_undone
 	run_test "netlink: another namespace's devices are not seen" t_nl_netns_scope
 	run_test "netlink: root of a user namespace changes nothing" t_nl_userns_changes_nothing
 	run_test "netlink: an unprivileged user reads settings, not QPs or PDCs" t_nl_unprivileged

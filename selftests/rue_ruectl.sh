@@ -70,7 +70,7 @@ must_fail() {
 # The UET counters kernel/uet_stats.c defines (the kernel may add more).
 UET_COUNTERS="pdc_opened pdc_closed pdc_idle_closed pdc_failed syn_sent
 acks_sent acks_rcvd sacks_rcvd nacks_rcvd nacks_ignored rod_ooo_drops fast_retransmits
-rto_retransmits tlp_probes_sent tlp_probes_rcvd tlp_retransmits ses_errors_sent
+rto_retransmits tlp_probes_sent tlp_probes_rcvd tlp_retransmits rto_undone ses_errors_sent
 ses_errors_rcvd rnr_nacks cwnd_decreases
 cwnd_increases ecn_marked_rcvd syn_refused pdc_evicted pdc_superseded pdc_recycled"
 

@@ -460,3 +460,29 @@ unsigned int rue_nscc_on_loss(struct rue_nscc *cc,
 	cc->rcvd = 0;
 	return cc->cwnd < old ? RUE_NSCC_EV_DECREASE : 0;
 }
+
+/**
+ * rue_nscc_undo() - a loss response was wrong: the window it cut returns
+ * @cc: the PDC's state, under the PDC's lock
+ * @cfg: settings
+ * @cwnd: the window before the loss was reported
+ *
+ * For an RTO the sender found spurious (its ACK came back sooner than a
+ * resend could have drawn one): nothing was lost, so the cut and the
+ * quick adapt look the loss asked for are taken back, as TCP undoes a
+ * spurious RTO's cut (RFC 4015, the Eifel response).  Never lowers the
+ * window: what it grew by since stays.
+ *
+ * Return: RUE_NSCC_EV_INCREASE if the window grew.
+ */
+unsigned int rue_nscc_undo(struct rue_nscc *cc, const struct rue_nscc_cfg *cfg,
+			   u32 cwnd)
+{
+	u32 old = cc->cwnd;
+
+	if (!cfg->enabled)
+		return 0;
+	cc->qa_trigger = false;
+	cc->cwnd = clamp(max(cc->cwnd, cwnd), cfg->min_cwnd, cfg->max_cwnd);
+	return cc->cwnd > old ? RUE_NSCC_EV_INCREASE : 0;
+}

@@ -61,6 +61,8 @@ unsigned int rue_nscc_on_ack(struct rue_nscc *cc,
 			     u32 rtt_us, bool ecn, u64 now_ns);
 unsigned int rue_nscc_on_loss(struct rue_nscc *cc,
 			      const struct rue_nscc_cfg *cfg, u64 now_ns);
+unsigned int rue_nscc_undo(struct rue_nscc *cc, const struct rue_nscc_cfg *cfg,
+			   u32 cwnd);
 
 /* Bytes the PDC may have in flight (one packet is always allowed). */
 static inline u32 rue_nscc_cwnd(const struct rue_nscc *cc)

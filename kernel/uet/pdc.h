@@ -34,6 +34,7 @@ enum rue_pdc_cc_why {
 	RUE_CC_GO_BACK,			/* ROD: a NACK or SACK, back to a PSN */
 	RUE_CC_TLP,			/* a PROBE's ACK showed losses */
 	RUE_CC_RTO,
+	RUE_CC_UNDO,			/* the RTO was spurious */
 };
 
 enum rue_pds_tx_state {
@@ -88,6 +89,10 @@ struct rue_pdc {
 	u32 srtt_us;			/* smoothed RTT, 0: no sample yet */
 	u32 rttvar_us;
 	u32 rto_us;			/* current RTO, before backoff */
+	/* an RTO that may prove spurious (pds_ack.c, rue_pdc_rto_check()) */
+	bool rto_undo;
+	u32 rto_undo_cwnd;		/* the window before it */
+	u64 rto_ns;			/* when it fired */
 	struct rue_nscc cc;		/* the congestion window (nscc.c) */
 	struct rue_nscc_cfg cc_cfg;
 	u32 inflight;			/* bytes charged to requests in flight */

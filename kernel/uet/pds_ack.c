@@ -231,6 +231,40 @@ static void rue_pdc_ack_timers(struct rue_pdc *pdc, u32 old_una, bool was_syn)
 		rue_pdc_tlp_kick(pdc, ktime_get_ns());
 }
 
+/*
+ * After an RTO, the first ACK that moves una says whether it was
+ * spurious.  One back sooner than the path's least RTT after the RTO
+ * fired cannot answer a resend: the oldest request had arrived, and the
+ * RTO saw only a delay (a late ACK, a stalled host).  Then the window's
+ * cut is undone and the resends the RTO queued and did not send yet are
+ * dropped: RFC 4015's response, detected by the base RTT where Eifel
+ * (RFC 3522) uses timestamps.  A later RTO of the same episode fired a
+ * backed-off RTO after the first, longer than any base RTT, so it is
+ * never undone.  Any other progress ends the episode.
+ */
+static void rue_pdc_rto_check(struct rue_pdc *pdc, u32 old_una)
+{
+	u64 least = (u64)pdc->cc.base_rtt_us * NSEC_PER_USEC;
+	u32 psn;
+
+	if (!pdc->rto_undo || pdc->una_psn == old_una)
+		return;
+	pdc->rto_undo = false;
+	if (ktime_get_ns() - pdc->rto_ns >= least)
+		return;
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_RTO_UNDONE);
+	rue_pdc_cc(pdc, RUE_CC_UNDO, rue_nscc_undo(&pdc->cc, &pdc->cc_cfg,
+						   pdc->rto_undo_cwnd));
+	for (psn = pdc->una_psn; psn != pdc->next_psn && pdc->nr_retx; psn++) {
+		struct rue_pds_tx *tx = &pdc->win[psn % RUE_PDC_WIN];
+
+		if (tx->retx == RUE_RETX_RTO) {
+			tx->retx = 0;
+			pdc->nr_retx--;
+		}
+	}
+}
+
 /* RUD: a hole that later packets overtook by 3 is lost (3.5.12.7). */
 static void rue_pdc_rud_holes(struct rue_pdc *pdc)
 {
@@ -289,6 +323,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 	if (p->r.rsp || p->r.rd)
 		rue_pdc_answer(pdc, probe ? NULL : &ack_psn, &p->r);
 	rue_pdc_ack_range(pdc, cack, p->cc);
+	rue_pdc_rto_check(pdc, old_una);
 	rue_pdc_ack_timers(pdc, old_una, was_syn);
 	if (probe && pdc->tlp_sent_ns &&
 	    be16_to_cpu(a->ack_psn_offset) == pdc->tlp_opaque)

@@ -564,6 +564,12 @@ static void rue_pds_rto(struct timer_list *t)
 	 * epoch (rue_pdc_ini_ack()).
 	 */
 	pdc->epoch++;
+	/* the first RTO of an episode may prove spurious (pds_ack.c) */
+	if (!pdc->rto_undo) {
+		pdc->rto_undo = true;
+		pdc->rto_undo_cwnd = rue_nscc_cwnd(&pdc->cc);
+		pdc->rto_ns = ktime_get_ns();
+	}
 	rue_pdc_lost(pdc, RUE_CC_RTO);
 	if (pdc->mode == RUE_UET_MODE_ROD) {
 		for (psn = pdc->una_psn; psn != pdc->next_psn; psn++)

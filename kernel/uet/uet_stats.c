@@ -33,6 +33,7 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_TLP_PROBES_SENT] = "tlp_probes_sent",
 	[RUE_USTAT_TLP_PROBES_RCVD] = "tlp_probes_rcvd",
 	[RUE_USTAT_TLP_RETRANSMITS] = "tlp_retransmits",
+	[RUE_USTAT_RTO_UNDONE] = "rto_undone",
 	[RUE_USTAT_SES_ERRORS_SENT] = "ses_errors_sent",
 	[RUE_USTAT_SES_ERRORS_RCVD] = "ses_errors_rcvd",
 	[RUE_USTAT_RNR_NACKS] = "rnr_nacks",

@@ -77,6 +77,11 @@ enum rue_ustat {
 	 * the newest request at a probe timeout
 	 */
 	RUE_USTAT_TLP_RETRANSMITS,
+	/* an RTO proved spurious: the ACK that moved past the oldest
+	 * request came back sooner than the base RTT after it fired; its
+	 * window cut was undone (pds_ack.c)
+	 */
+	RUE_USTAT_RTO_UNDONE,
 	/* a target sent a SES response with a return code other than
 	 * RC_OK: the request was refused (key, bounds, job, length)
 	 */

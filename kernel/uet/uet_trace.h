@@ -25,6 +25,7 @@ TRACE_DEFINE_ENUM(RUE_CC_NACK);
 TRACE_DEFINE_ENUM(RUE_CC_GO_BACK);
 TRACE_DEFINE_ENUM(RUE_CC_TLP);
 TRACE_DEFINE_ENUM(RUE_CC_RTO);
+TRACE_DEFINE_ENUM(RUE_CC_UNDO);
 
 /* acked and rtt are the ACK's (0 for a loss); delay is NSCC's average */
 TRACE_EVENT(rue_uet_cc,
@@ -62,7 +63,8 @@ TRACE_EVENT(rue_uet_cc,
 				       { RUE_CC_NACK, "nack" },
 				       { RUE_CC_GO_BACK, "go_back" },
 				       { RUE_CC_TLP, "tlp" },
-				       { RUE_CC_RTO, "rto" }),
+				       { RUE_CC_RTO, "rto" },
+				       { RUE_CC_UNDO, "undo" }),
 		      __entry->ev, __entry->cwnd, __entry->inflight,
 		      __entry->acked, __entry->rtt_us, __entry->base_rtt_us,
 		      __entry->delay_us, __entry->srtt_us));

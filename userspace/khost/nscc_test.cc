@@ -400,6 +400,49 @@ TEST_F(Nscc, RtoAfterSilenceQuickAdaptsToOnePacket) {
   EXPECT_EQ(Cwnd(), kMss);
 }
 
+// A spurious RTO: the window its quick adapt took comes back, and the
+// look at the period's end the loss asked for is cancelled.
+TEST_F(Nscc, UndoRestoresWhatASpuriousRtoCut) {
+  Start(64 * kMss);
+  now_ += 2 * kTarget * kUs;
+  Ack(0, kBase, false);
+  now_ += 8 * kMs;
+  uint32_t before = Cwnd();
+  EXPECT_EQ(Loss(), unsigned(RUE_NSCC_EV_QUICK_ADAPT));
+  EXPECT_EQ(Cwnd(), kMss);
+  EXPECT_EQ(rue_nscc_undo(&cc_, &cfg_, before),
+            unsigned(RUE_NSCC_EV_INCREASE));
+  EXPECT_EQ(Cwnd(), before);
+
+  // A halving loss (no period ended), undone: no quick adapt at the end
+  // of the period, though little got through in it.
+  now_ += 100 * kUs;
+  Ack(kMss, kBase, false);
+  before = Cwnd();
+  EXPECT_EQ(Loss(), unsigned(RUE_NSCC_EV_DECREASE));
+  EXPECT_EQ(Cwnd(), before / 2);
+  rue_nscc_undo(&cc_, &cfg_, before);
+  EXPECT_EQ(Cwnd(), before);
+  now_ += 600 * kUs;
+  EXPECT_EQ(Ack(kMss, kBase, false) & RUE_NSCC_EV_QUICK_ADAPT, 0u);
+  EXPECT_GE(Cwnd(), before);
+}
+
+// Undo never lowers the window, stays within the bounds, and does
+// nothing with congestion control off.
+TEST_F(Nscc, UndoNeverLowersAndKeepsTheBounds) {
+  Start(32 * kMss);
+  EXPECT_EQ(rue_nscc_undo(&cc_, &cfg_, 8 * kMss), 0u);
+  EXPECT_EQ(Cwnd(), 32 * kMss);
+  EXPECT_EQ(rue_nscc_undo(&cc_, &cfg_, ~0u), unsigned(RUE_NSCC_EV_INCREASE));
+  EXPECT_EQ(Cwnd(), kMaxCwnd);
+
+  cfg_.enabled = false;
+  rue_nscc_init(&cc_, &cfg_);
+  EXPECT_EQ(rue_nscc_undo(&cc_, &cfg_, kMss), 0u);
+  EXPECT_EQ(Cwnd(), kMaxCwnd);
+}
+
 // From one packet, clean ACKs (delay well under the target) grow the
 // window to the ceiling, by about 4 MSS * a + eta per RTT.
 TEST_F(Nscc, CleanAcksGrowToMaximum) {

@@ -490,5 +490,89 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(i.param.name);
     });
 
+// Device A's request @nth after @first (0: the first), once the peer saw
+// it @copies times; false after @wait.
+bool SeenRequest(ForgedUetPeer* peer, uint32_t first, uint32_t nth,
+                 size_t copies, milliseconds wait) {
+  return peer->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        return SentWithPsn(got, first + nth) >= copies;
+      },
+      wait);
+}
+
+// An ACK from the forged target of everything up to @psn.
+bool AckUpTo(ForgedUetPeer* peer, const wire::PdsRequest& first, uint32_t psn) {
+  wire::PdsAck a;
+  a.prologue.type = static_cast<uint8_t>(wire::PdsType::kAck);
+  a.cack_psn = psn;
+  a.spdcid = 0xf400;
+  a.dpdcid = first.spdcid;
+  wire::UetHeaders h;
+  h.pds = a;
+  return peer->Send(h);
+}
+
+// The first request's ACK comes 100 ms late: device A's base RTT is then
+// 100 ms and its RTO 300 ms (three times the first sample; no probes).
+// The next two requests are each left to the RTO.  The first of them is
+// ACKed as soon as its resend is seen: sooner than the base RTT after the
+// RTO, so the ACK cannot answer the resend, and the RTO is undone as
+// spurious.  The second is ACKed 250 ms after its resend, as the resend's
+// ACK could be: not undone.  rue_hostile.sh finds exactly one in
+// rto_undone.
+TEST_F(HostileUet, RtoAnsweredSoonerThanTheBaseRttIsUndone) {
+  ParamOverride rto("uet_rto_ms", "200");
+  ParamOverride tlp("uet_tlp_us", "0");
+  IngressDrop drop(ifname_, a_.dev->ip4);
+  ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
+  Ah ah;
+  std::vector<UetWc> wc;
+
+  ASSERT_NO_FATAL_FAILURE(
+      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 21, 1000, &ah));
+  wire::PdsRequest first;
+  ASSERT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        for (const UetAnswer& a : got)
+          if (const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds)) {
+            first = *r;
+            return true;
+          }
+        return false;
+      },
+      milliseconds(3000)))
+      << "device A sent no request";
+  std::this_thread::sleep_for(milliseconds(100));
+  ASSERT_TRUE(AckUpTo(peer_.get(), first, first.psn));
+  ASSERT_TRUE(PollEx(t_.scq.get(), 1, &wc, milliseconds(3000)));
+  ASSERT_EQ(wc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc[0].status);
+  ASSERT_EQ(SentWithPsn(peer_->Answers(), first.psn), 1u)
+      << "the RTO fired before the late ACK: no RTT sample";
+
+  // spurious: ACKed at once
+  ASSERT_NO_FATAL_FAILURE(
+      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 22, 1000, &ah));
+  ASSERT_TRUE(SeenRequest(peer_.get(), first.psn, 1, 2, milliseconds(3000)))
+      << "no RTO resend";
+  ASSERT_TRUE(AckUpTo(peer_.get(), first, first.psn + 1));
+  wc.clear();
+  ASSERT_TRUE(PollEx(t_.scq.get(), 1, &wc, milliseconds(3000)));
+  EXPECT_EQ(wc[0].wr_id, 22u);
+  EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc[0].status);
+
+  // perhaps the resend's: ACKed 250 ms later
+  ASSERT_NO_FATAL_FAILURE(
+      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 23, 1000, &ah));
+  ASSERT_TRUE(SeenRequest(peer_.get(), first.psn, 2, 2, milliseconds(3000)))
+      << "no RTO resend";
+  std::this_thread::sleep_for(milliseconds(250));
+  ASSERT_TRUE(AckUpTo(peer_.get(), first, first.psn + 2));
+  wc.clear();
+  ASSERT_TRUE(PollEx(t_.scq.get(), 1, &wc, milliseconds(3000)));
+  EXPECT_EQ(wc[0].wr_id, 23u);
+  EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc[0].status);
+}
+
 }  // namespace
 }  // namespace rue::test
