@@ -38,15 +38,16 @@
 #include "pds_ack.h"
 #include "pds_tgt.h"
 #include "uet.h"
-
-#define CREATE_TRACE_POINTS
-#include "uet_trace.h"
 #include "uet_stats.h"
 #include "cc/cc.h"
 #include "core/device.h"
 #include "core/qp.h"
 #include "core/stats.h"
 #include "net/xmit.h"
+
+/* the tracepoints' one definition; no header after it */
+#define CREATE_TRACE_POINTS
+#include "uet_trace.h"
 
 static void rue_pdc_free_rcu(struct rcu_head *rcu)
 {
