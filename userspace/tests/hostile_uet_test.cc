@@ -410,6 +410,20 @@ size_t SentWithPsn(const std::vector<UetAnswer>& got, uint32_t psn) {
   return n;
 }
 
+// Device A's first request the peer captured, within 3 s.
+bool FirstRequest(ForgedUetPeer* peer, wire::PdsRequest* req) {
+  return peer->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        for (const UetAnswer& a : got)
+          if (const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds)) {
+            *req = *r;
+            return true;
+          }
+        return false;
+      },
+      milliseconds(3000));
+}
+
 TEST_P(HostileUetNack, InitiatorActsOnTheCode) {
   const NackCase& c = GetParam();
   ParamOverride rto("uet_rto_ms", "1000");
@@ -422,17 +436,7 @@ TEST_P(HostileUetNack, InitiatorActsOnTheCode) {
       SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 11, 1000, &ah));
 
   wire::PdsRequest req;
-  ASSERT_TRUE(peer_->WaitAnswers(
-      [&](const std::vector<UetAnswer>& got) {
-        for (const UetAnswer& a : got)
-          if (const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds)) {
-            req = *r;
-            return true;
-          }
-        return false;
-      },
-      milliseconds(3000)))
-      << "device A sent no request";
+  ASSERT_TRUE(FirstRequest(peer_.get(), &req)) << "device A sent no request";
 
   wire::PdsNack n;
   n.prologue.type = static_cast<uint8_t>(wire::PdsType::kNack);
@@ -532,17 +536,7 @@ TEST_F(HostileUet, RtoAnsweredSoonerThanTheBaseRttIsUndone) {
   ASSERT_NO_FATAL_FAILURE(
       SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 21, 1000, &ah));
   wire::PdsRequest first;
-  ASSERT_TRUE(peer_->WaitAnswers(
-      [&](const std::vector<UetAnswer>& got) {
-        for (const UetAnswer& a : got)
-          if (const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds)) {
-            first = *r;
-            return true;
-          }
-        return false;
-      },
-      milliseconds(3000)))
-      << "device A sent no request";
+  ASSERT_TRUE(FirstRequest(peer_.get(), &first)) << "device A sent no request";
   std::this_thread::sleep_for(milliseconds(100));
   ASSERT_TRUE(AckUpTo(peer_.get(), first, first.psn));
   ASSERT_TRUE(PollEx(t_.scq.get(), 1, &wc, milliseconds(3000)));
