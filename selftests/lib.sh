@@ -523,6 +523,15 @@ run_gtest() {
 	esac
 }
 
+# gtest_failures: of a GoogleTest TAP run on stdin, each failed case
+# with the messages under it (tests/tap_listener.cc) and the summary.
+gtest_failures() {
+	awk '/^not ok/ { f = 1; print; next }
+	     f && /^# / { print; next }
+	     { f = 0 }
+	     /^# .*(fail|Fail)/' | head -40
+}
+
 has_gid() {
 	grep -qx "$2" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
 }

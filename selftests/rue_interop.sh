@@ -148,7 +148,7 @@ t_verbs() {
 		--ip4-b=$ipb --ip6-a=$ip6a --ip6-b=$ip6b \
 		--gtest_filter="$cases" 2>&1)
 	rc=$?
-	echo "$out" | grep -E "^not ok|^# .*(fail|Fail)|^1\.\." | head -40
+	echo "$out" | gtest_failures
 	echo "$out" | grep -c "^ok" | sed 's/$/ cases passed/'
 	[ $rc = 0 ] && echo "$out" | grep -q "^ok"
 }

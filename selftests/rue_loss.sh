@@ -159,7 +159,7 @@ t_verbs() {
 		--gtest_repeat="${REPEAT:-1}" 2>&1)
 	rc=$?
 	echo "$out" >"$RUE_OUT/rue_loss.verbs.$verbs_runs.log"
-	echo "$out" | grep -E "^not ok|^# .*(fail|Fail)" | head -40
+	echo "$out" | gtest_failures
 	echo "$out" | grep -c "^ok" | sed 's/$/ cases passed/'
 	[ $rc = 0 ] && echo "$out" | grep -q "^ok"
 }
