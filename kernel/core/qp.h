@@ -46,6 +46,7 @@ struct rue_swqe {
 	u8 done;			/* acknowledged or executed */
 	u8 sent;			/* every packet went out once */
 	u8 num_sge;
+	u8 early;			/* RC READ: RUE_EARLY_* (rc_comp.c) */
 	u16 uet_msg;			/* UET: its message_id */
 	u32 uet_left;			/* UET: packets not acknowledged */
 	struct rue_av av;		/* UD, UET: copied from the AH */

@@ -16,6 +16,7 @@ int rue_sgl_from_skb(const struct rue_ksge *sg, u32 nsge, u32 off,
 		     const struct sk_buff *skb, int skb_off, u32 len);
 int rue_sgl_from_buf(const struct rue_ksge *sg, u32 nsge, u32 off,
 		     const void *buf, u32 len);
+bool rue_sgl_disjoint(const struct rue_ksge *sg, u32 nsge, gfp_t gfp);
 void rue_sgl_put(struct rue_ksge *sg, u32 nsge);
 
 #endif /* _RUE_SGL_H */

@@ -401,15 +401,36 @@ static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
  *
  * Placing early is safe: the buffers belong to the WQE until it
  * completes, and a packet placed twice (asked for again) writes the same
- * bytes.  Forgetting a bit is always safe too: the packet is asked for
- * again.  A packet that cannot be placed early (a bad length, a fault)
- * is dropped, to be judged again when it comes in order.
+ * bytes.  Unless two of the WQE's SGEs name the same memory: then the
+ * order of placement decides what that memory holds, and it must be the
+ * message's order (rue_sgl_disjoint()); such a READ's responses are
+ * taken in order only.  Seen in rue_loss: a READ scattering its first
+ * and last bytes to one address kept the first one's, 3 in 300 runs.
+ * Forgetting a bit is always safe too: the packet is asked for again.
+ * A packet that cannot be placed early (a bad length, a fault) is
+ * dropped, to be judged again when it comes in order.
  *
  * A packet lost for good leaves a hole that early packets pile up
  * behind; at RUE_EARLY_REWIND of them since una_psn last moved the
  * requester goes back for it, once per una_psn, as for any implied NAK.
  */
 #define RUE_EARLY_REWIND	16
+
+/* struct rue_swqe.early: may READ responses be placed early? */
+enum {
+	RUE_EARLY_UNKNOWN,		/* not asked yet */
+	RUE_EARLY_YES,
+	RUE_EARLY_NO,			/* its SGEs name a byte twice */
+};
+
+/* Asked once per READ, at its first response that comes early. */
+static bool rue_req_early_ok(struct rue_swqe *w)
+{
+	if (w->early == RUE_EARLY_UNKNOWN)
+		w->early = rue_sgl_disjoint(w->sg, w->num_sge, GFP_ATOMIC) ?
+			   RUE_EARLY_YES : RUE_EARLY_NO;
+	return w->early == RUE_EARLY_YES;
+}
 
 /*
  * The started, incomplete WQE whose PSNs hold @psn, or NULL.  @in_order
@@ -592,7 +613,8 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 	    RUE_EARLY_BITS) {
 		s32 ahead = rue_psn_diff(pkt->psn, rue_req_read_next(qp, w));
 
-		if (ahead > 0 || (!ahead && !in_order)) {
+		if ((ahead > 0 || (!ahead && !in_order)) &&
+		    rue_req_early_ok(w)) {
 			rue_req_read_early(qp, w, pkt);
 			return;
 		}

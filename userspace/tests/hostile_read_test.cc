@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// A requester placing the responses to its RDMA READ (kernel/roce/
+// rc_comp.c), the responder being the forged peer.  A response that comes
+// ahead of the next one expected is placed at once (READ responses
+// placed early) - if the READ's SGEs name distinct bytes.  When two SGEs
+// name the same byte, what that byte holds depends on the order of
+// placement, and must be what in-order placement leaves: the later
+// SGE's data, as from any responder.  Such a READ takes its responses in
+// order and goes back for a gap, as RC does for any implied NAK (IBTA
+// 9.7.5.2.3).  rue_loss saw a READ whose first and last SGEs share a byte
+// keep the first one's when netem reordered its responses (3 in 300
+// runs); here the order is forced: the last response comes first.
+#include <algorithm>
+
+#include "tests/hostile.h"
+#include "tests/pattern.h"
+
+namespace rue::test {
+namespace {
+
+using wire::Opcode;
+
+constexpr uint64_t kWrId = 0xead;
+constexpr uint32_t kPackets = 3;
+
+class HostileRead : public HostileTest {
+ protected:
+  void SetUp() override {
+    HostileTest::SetUp();
+    if (IsSkipped()) return;
+    ASSERT_NO_FATAL_FAILURE(CreateTarget(QpOptions()));
+    ASSERT_NO_FATAL_FAILURE(ConnectTarget());
+    ASSERT_NO_FATAL_FAILURE(
+        MakeRegion(t_.pd.get(), 8 * mtu_, kAllAccess, &l_));
+    FillRandom(l_.buf.span(), 51);
+    msg_.resize(kPackets * mtu_);
+    FillRandom(msg_, 52);
+  }
+
+  // Posts a READ of kPackets MTUs into @sges and waits for its request;
+  // returns the request's PSN in @psn.
+  void PostRead(std::vector<ibv_sge> sges, uint32_t* psn) {
+    sges_ = std::move(sges);
+    ibv_send_wr wr = RdmaWr(kWrId, IBV_WR_RDMA_READ, sges_.data(),
+                            static_cast<int>(sges_.size()), 0x10000, 0x1234);
+    ASSERT_EQ(PostSend(t_.qp.get(), &wr), 0);
+    ASSERT_TRUE(WaitAnswer([](const Answer& a) {
+      return a.opcode() == wire::ToU8(Opcode::kRcRdmaReadRequest);
+    }));
+    *psn = Answers().front().psn();
+  }
+
+  // The peer sends response @i (0 first, kPackets - 1 last) to the READ
+  // whose request carried @psn.
+  void Respond(uint32_t psn, uint32_t i) {
+    const Opcode op = i == 0              ? Opcode::kRcRdmaReadResponseFirst
+                      : i == kPackets - 1 ? Opcode::kRcRdmaReadResponseLast
+                                          : Opcode::kRcRdmaReadResponseMiddle;
+    auto h = Request(op, psn + i);
+    if (h.aeth) {
+      h.aeth->syndrome = wire::Aeth::MakeSyndrome(
+          wire::AethType::kAck, wire::Aeth::kInvalidCreditCount);
+      h.aeth->msn = 1;
+    }
+    ASSERT_NO_FATAL_FAILURE(
+        Inject(h, std::span<const uint8_t>(msg_).subspan(i * mtu_, mtu_)));
+  }
+
+  // The READ completed, and l_ holds what placing the message into the
+  // SGEs in order leaves there.
+  void ExpectPlacedInOrder(const std::vector<uint8_t>& before) {
+    ibv_wc wc;
+    ASSERT_TRUE(PollOne(t_.SendCq(), &wc));
+    EXPECT_EQ(wc.wr_id, kWrId);
+    ASSERT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
+    std::vector<uint8_t> want = before;
+    size_t at = 0;
+    for (const ibv_sge& s : sges_) {
+      std::copy_n(msg_.begin() + at, s.length,
+                  want.begin() + (s.addr - l_.addr()));
+      at += s.length;
+    }
+    EXPECT_TRUE(SameBytes(l_.buf.span(), want));
+  }
+
+  Region l_;
+  std::vector<uint8_t> msg_;
+  std::vector<ibv_sge> sges_;
+};
+
+// The first and last SGEs are the same byte: it ends up holding the
+// message's last byte, and nothing is placed early.
+TEST_F(HostileRead, SgesNamingOneByteTwiceTakeResponsesInOrder) {
+  const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
+  const int64_t early = Counter("rx_read_early");
+  const int64_t implied = Counter("implied_nak_seq_err");
+  uint32_t psn;
+  ASSERT_NO_FATAL_FAILURE(PostRead(
+      {l_.sge(0, 1), l_.sge(mtu_, kPackets * mtu_ - 2), l_.sge(0, 1)},
+      &psn));
+
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
+  // Not placed: the requester goes back for the gap.
+  EXPECT_TRUE(CounterReaches(*dev_, "implied_nak_seq_err", implied + 1));
+  for (uint32_t i = 0; i < kPackets; i++)
+    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
+  EXPECT_EQ(l_.data()[0], msg_.back());
+  EXPECT_EQ(Counter("rx_read_early"), early);
+}
+
+// Distinct SGEs: the last response is placed early and not asked for
+// again.
+TEST_F(HostileRead, DistinctSgesPlaceResponsesEarly) {
+  const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
+  const int64_t early = Counter("rx_read_early");
+  uint32_t psn;
+  ASSERT_NO_FATAL_FAILURE(PostRead(
+      {l_.sge(0, mtu_ + 7), l_.sge(4 * mtu_, (kPackets - 1) * mtu_ - 7)},
+      &psn));
+
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
+  ASSERT_TRUE(CounterReaches(*dev_, "rx_read_early", early + 1));
+  for (uint32_t i = 0; i < kPackets - 1; i++)
+    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
+}
+
+}  // namespace
+}  // namespace rue::test
