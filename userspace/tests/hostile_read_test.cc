@@ -31,8 +31,7 @@ class HostileRead : public HostileTest {
     if (IsSkipped()) return;
     ASSERT_NO_FATAL_FAILURE(CreateTarget(QpOptions()));
     ASSERT_NO_FATAL_FAILURE(ConnectTarget());
-    ASSERT_NO_FATAL_FAILURE(
-        MakeRegion(t_.pd.get(), 8 * mtu_, kAllAccess, &l_));
+    ASSERT_NO_FATAL_FAILURE(MakeRegion(t_.pd.get(), 8 * mtu_, kAllAccess, &l_));
     FillRandom(l_.buf.span(), 51);
     msg_.resize(kPackets * mtu_);
     FillRandom(msg_, 52);
@@ -97,8 +96,7 @@ TEST_F(HostileRead, SgesNamingOneByteTwiceTakeResponsesInOrder) {
   const int64_t implied = Counter("implied_nak_seq_err");
   uint32_t psn;
   ASSERT_NO_FATAL_FAILURE(PostRead(
-      {l_.sge(0, 1), l_.sge(mtu_, kPackets * mtu_ - 2), l_.sge(0, 1)},
-      &psn));
+      {l_.sge(0, 1), l_.sge(mtu_, kPackets * mtu_ - 2), l_.sge(0, 1)}, &psn));
 
   ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
   // Not placed: the requester goes back for the gap.
