@@ -42,6 +42,7 @@ static const struct rue_transport_ops *const rue_transports[] = {
 	&rue_uc_transport,
 	&rue_ud_transport,
 	&rue_uet_transport,
+	&rue_uet_uud_transport,
 	NULL
 };
 

@@ -178,8 +178,8 @@ SES_TO_NOBODY="05 03 0001 00004242 0fff 0000 0000000000000000 00000001"
 SES_TO_NOBODY+=" 0000000000000000 0000000000000000 00000004 deadbeef"
 
 t_crafted() {
-	local before after i ses=$SES_TO_NOBODY syn
-	before=$(rue_stat rvb uet_rx_drops)
+	local before after i ses=$SES_TO_NOBODY syn uud
+	before=$(rue_stat rvb uet_rx_drops) uud=$(ustat rvb uud_dropped)
 	syn="118c 0000 00001000"
 	udp_hex "$A" 10.5.0.2 "11"				# 1 byte
 	udp_hex "$A" 10.5.0.2 "118c 0000 00001000 1234 0000"	# no SES header
@@ -193,6 +193,9 @@ t_crafted() {
 	udp_hex "$A" 10.5.0.2 "5000 ff00 00001000 1234 5555 00000000" # NACK
 	udp_hex "$A" 10.5.0.2 "5a08 0000 00001000 1234 5555 00000000" # CLOSE
 	udp_hex "$A" 10.5.0.2 "f800 0000 00001000 1234 5555"	# type 31
+	udp_hex "$A" 10.5.0.2 "3180 0000 00001000 1234 5555"	# UUD, no SES
+	udp_hex "$A" 10.5.0.2 "3180 0000 $ses"			# UUD to no one
+	udp_hex "$A" 10.5.0.2 "3080 0000 $ses"			# UUD, next_hdr 1
 	# 200 datagrams of random bytes (0 to 119), built and sent by one
 	# shell's builtins: a process per datagram costs tens of seconds in
 	# a TCG guest
@@ -217,8 +220,10 @@ t_crafted() {
 	echo 4096 >/sys/module/rue/parameters/uet_max_target_pdcs
 	sleep 1
 	after=$(rue_stat rvb uet_rx_drops)
-	echo "uet_rx_drops $before -> $after"
+	echo "uet_rx_drops $before -> $after, uud_dropped $uud -> $(ustat rvb uud_dropped)"
 	[ "$after" -gt $((before + 60)) ] || return 1
+	# the three above, and random ones of type 6
+	[ "$(ustat rvb uud_dropped)" -ge $((uud + 3)) ] || return 1
 	uet_prog --gtest_filter='Verbs/Uet.SendAllSizes/TwoDevicesRud' | tail -n 2
 	[ "${PIPESTATUS[0]}" = 0 ]
 }
@@ -378,6 +383,35 @@ ustat() {
 	"$ruectl" -j uet stats "$1" | sed -n "s/.*\"$2\": *\([0-9]*\).*/\1/p" | head -n 1
 }
 
+# UUD (uud_test.cc): a message with no receive posted, and one for a QP
+# of another job, are dropped and counted at the target, nowhere else.
+t_uud_dropped() {
+	local d r
+	d=$(ustat rvb uud_dropped) r=$(ustat rvb uud_delivered)
+	uet_prog --gtest_filter='Verbs/Uud.NoReceive*/TwoDevices:Verbs/Uud.Targets*/TwoDevices' |
+		tail -n 1
+	d=$(($(ustat rvb uud_dropped) - d)) r=$(($(ustat rvb uud_delivered) - r))
+	echo "uud_dropped +$d uud_delivered +$r"
+	[ "$d" = 2 ] && [ "$r" = 2 ]
+}
+
+# UUD under netem loss 5%: the sender completed all 400 messages and
+# sent each (uud_sent), some were lost, and the receiver saw each one
+# the target delivered (uud_delivered), once and whole (ArrivalsWholeAndOnce).
+t_uud_loss() {
+	local s d out n rc=0
+	s=$(ustat rva uud_sent) d=$(ustat rvb uud_delivered)
+	impair loss 5% || { echo "tc failed"; return 1; }
+	out=$(uet_prog --gtest_filter='Verbs/Uud.ArrivalsWholeAndOnce/TwoDevices' 2>&1) || rc=1
+	unimpair
+	echo "$out" | gtest_failures
+	n=$(echo "$out" | sed -n 's/^# UUD: \([0-9]*\) of 400 .*/\1/p')
+	s=$(($(ustat rva uud_sent) - s)) d=$(($(ustat rvb uud_delivered) - d))
+	echo "sent $s delivered $d seen ${n:-?} of 400"
+	[ $rc = 0 ] && [ "$s" = 400 ] && [ "$d" = "${n:-x}" ] &&
+		[ "$n" -lt 400 ] && [ "$n" -gt 300 ]
+}
+
 # An initiator keeps its PDCIDs unique only among the PDCs it has: a QP
 # destroyed without CLOSE leaves its target PDC behind for seconds, and a
 # new PDC of that host may draw the same PDCID.  Its SYN, with another
@@ -479,6 +513,8 @@ if [ "$_tap_pass" = 1 ]; then
 		fi
 		unimpair
 	done
+	run_test "UUD: no receive, or a QP of another job: dropped and counted" t_uud_dropped
+	run_test "UUD: under 5% loss what arrives is whole and counted" t_uud_loss
 	run_test "tail loss: probes find lost last requests before any RTO" t_tail_loss
 	run_test "tail loss: a new PDC's first requests found by probes after a slow SYN ACK" t_syn_tail_loss
 	run_test "a process killed mid-transfer leaves the devices working" t_killed_mid_transfer

@@ -41,7 +41,7 @@ static bool rue_qp_type_served(const struct rue_dev *rdev, enum ib_qp_type type)
 
 /*
  * The transport of a new QP: by type, and for IB_QPT_DRIVER by the
- * driver QP type of the private command.
+ * driver QP type of the private command and what it asks for (match).
  */
 static const struct rue_transport_ops *
 rue_qp_transport(const struct rue_dev *rdev, enum ib_qp_type type,
@@ -52,7 +52,10 @@ rue_qp_transport(const struct rue_dev *rdev, enum ib_qp_type type,
 	for (xp = rdev->transports; *xp; xp++) {
 		if (!((*xp)->qp_types & rue_qpt_bit(type)))
 			continue;
-		if (type != IB_QPT_DRIVER || (*xp)->driver_qpt == cmd->driver_qp_type)
+		if (type != IB_QPT_DRIVER)
+			return *xp;
+		if ((*xp)->driver_qpt == cmd->driver_qp_type &&
+		    (!(*xp)->match || (*xp)->match(cmd)))
 			return *xp;
 	}
 	return NULL;

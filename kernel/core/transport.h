@@ -60,6 +60,13 @@ struct rue_transport_ops {
 	u32 driver_qpt;			/* for IB_QPT_DRIVER: RUE_DRIVER_QPT_* */
 	u32 flags;			/* enum rue_xport_flags */
 	u32 rx_opm;			/* RoCE opcodes it takes (RUE_OPM_RC, _UD) */
+	/*
+	 * match: for IB_QPT_DRIVER, whether the private create command is
+	 * for this table when several serve one driver QP type (a UET
+	 * QP's delivery mode picks one); NULL: any.  Required of all but
+	 * the last such table.
+	 */
+	bool (*match)(const struct rue_create_qp_cmd *cmd);
 
 	/*
 	 * Lifetime, in this order.  create: the queues and the QPN exist,

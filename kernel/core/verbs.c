@@ -26,7 +26,7 @@ static int rue_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 			    RUE_UET_CAP_SEND | RUE_UET_CAP_WRITE |
 			    RUE_UET_CAP_READ |
 			    RUE_UET_CAP_IMM64 | RUE_UET_CAP_KEY64 |
-			    RUE_UET_CAP_JOB_MR,
+			    RUE_UET_CAP_JOB_MR | RUE_UET_CAP_UUD,
 		.uet_max_msg = RUE_MAX_MSG_BYTES,
 		.uet_max_entropy = 255,
 	};

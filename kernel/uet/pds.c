@@ -211,6 +211,18 @@ struct rue_qp *rue_pdc_qp_get(struct rue_pdc *pdc)
 /* ------------------------------------------------------------------ */
 /* Sending PDS packets                                                 */
 
+/**
+ * rue_pds_sport() - the UDP source port of a flow's path
+ * @flow: what tells flows apart (a PDC's local ID, a QP's PIDonFEP)
+ * @path: which of its paths
+ *
+ * Entropy (UE 1.0.1 3.5.2), from the dynamic port range.
+ */
+__be16 rue_pds_sport(u32 flow, u32 path)
+{
+	return cpu_to_be16(0xc000 | (jhash_2words(flow, path, 0x5eed) & 0x3fff));
+}
+
 static __be16 rue_pdc_sport(const struct rue_pdc *pdc, u32 psn)
 {
 	/*
@@ -220,13 +232,11 @@ static __be16 rue_pdc_sport(const struct rue_pdc *pdc, u32 psn)
 	 */
 	const struct rue_qp *qp = READ_ONCE(pdc->qp);
 	u32 n = qp ? max_t(u32, qp->uet.pds.entropy, 1) : 1;
-	u32 h;
 
 	/* RUD sprays over n source ports; ROD keeps one path (3.5.2). */
 	if (pdc->mode == RUE_UET_MODE_ROD)
 		n = 1;
-	h = jhash_2words(pdc->lid, psn % n, 0x5eed);
-	return cpu_to_be16(0xc000 | (h & 0x3fff));
+	return rue_pds_sport(pdc->lid, psn % n);
 }
 
 /**
@@ -356,6 +366,29 @@ bool rue_pds_pull(struct sk_buff *skb, unsigned int len)
 	return skb->len >= len && pskb_may_pull(skb, len);
 }
 
+/*
+ * A UUD request: no PDC, no PSN, nothing to acknowledge.  Its SES header
+ * is pulled here, as for RUD and ROD (rue_pds_tgt_rcv_req()); SES takes
+ * the message or drops it.
+ */
+static void rue_pds_uud_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx)
+{
+	const unsigned int hdrs = sizeof(struct rue_pds_uud) +
+				  sizeof(struct rue_ses_std);
+	const struct rue_pds_uud *h = (const void *)rx->skb->data;
+
+	if (rue_pds_next(h->prologue) != RUE_PDS_NEXT_REQ_STD ||
+	    !rue_pds_pull(rx->skb, hdrs)) {
+		rue_uet_stat_inc(rdev, RUE_USTAT_UUD_DROPPED);
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
+	rx->ses = (const void *)(rx->skb->data + sizeof(*h));
+	rx->pay_off = hdrs;
+	rx->paylen = rx->skb->len - hdrs;
+	rdev->uet.up->uud(rdev, rx);
+}
+
 /**
  * rue_pds_rcv() - a UET packet for @rdev
  * @rdev: the device
@@ -380,6 +413,9 @@ void rue_pds_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	case RUE_PDS_RUD_REQ:
 	case RUE_PDS_ROD_REQ:
 		rue_pds_tgt_rcv_req(rdev, rx);
+		break;
+	case RUE_PDS_UUD_REQ:
+		rue_pds_uud_rcv(rdev, rx);
 		break;
 	case RUE_PDS_CTRL:
 		rue_pds_tgt_rcv_ctrl(rdev, rx);

@@ -114,6 +114,8 @@ struct rue_pds_rsp {
  *	counts as not received.
  * @read: answer the READ @rx (new or again) in its ACK @skb, room for
  *	the response and its data reserved.  Return: the ACK's next_hdr.
+ * @uud: a UUD request: no PDC (so no lock held), no job but its own,
+ *	nothing to answer; take it or drop it, counting which.
  * @qp_gone: forget what @ses holds for the QP @qp, being destroyed.
  */
 struct rue_pds_upcalls {
@@ -131,6 +133,7 @@ struct rue_pds_upcalls {
 		       const struct rue_uet_rx *rx, struct rue_ses_rsp *rsp);
 	u8 (*read)(struct rue_dev *rdev, u32 job, const struct rue_uet_rx *rx,
 		   struct sk_buff *skb);
+	void (*uud)(struct rue_dev *rdev, const struct rue_uet_rx *rx);
 	void (*qp_gone)(void *ses, struct rue_qp *qp);
 };
 
@@ -165,6 +168,7 @@ void rue_pds_req_fill(const struct rue_pdc *pdc, struct rue_pds_req *h,
 void rue_pds_queue(struct sk_buff_head *q, struct sk_buff *skb,
 		   struct rue_pdc *pdc, u32 psn);
 void rue_pds_send_queued(struct sk_buff_head *q);
+__be16 rue_pds_sport(u32 flow, u32 path);
 void rue_pds_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx);
 void rue_pds_tgt_qp_gone(struct rue_dev *rdev, struct rue_qp *qp);
 

@@ -25,6 +25,11 @@
  * Send completions are reported in posting order (the SQ is a ring); a
  * failed WQE does not move the QP to the error state: a UET QP talks to
  * many peers and one failing says nothing about the others.
+ *
+ * Two transport tables: rue_uet_transport sends over PDCs (RUD, ROD),
+ * rue_uet_uud_transport without (UUD, ses_ini.c); the delivery mode a
+ * QP is created with picks one.  They differ in what a QP sends only:
+ * as a target every UET QP takes requests of every mode.
  */
 #include <linux/slab.h>
 #include <rdma/rue-abi.h>
@@ -65,7 +70,7 @@ static int rue_ses_qp_create(struct rue_qp *qp,
 	err = rue_job_bind(qp->rdev, cmd->uet_job_id);
 	if (err)
 		return err;
-	if (cmd->uet_mode > RUE_UET_MODE_ROD ||
+	if (cmd->uet_mode > RUE_UET_MODE_UUD ||
 	    cmd->uet_resource_index > RUE_SES_12BIT_MASK) {
 		err = -EINVAL;
 		goto err_job;
@@ -172,6 +177,7 @@ static const struct rue_pds_upcalls rue_ses_upcalls = {
 	.done = rue_ses_done,
 	.deliver = rue_ses_deliver,
 	.read = rue_ses_read,
+	.uud = rue_ses_uud_rcv,
 	.qp_gone = rue_ses_tgt_qp_gone,
 };
 
@@ -236,11 +242,18 @@ static bool rue_ses_op_valid(const struct rue_qp *qp, u8 op)
 	       op == RUE_WR_RDMA_READ;
 }
 
+/* RUD and ROD QPs (and modes rue_ses_qp_create() refuses) */
+static bool rue_ses_match_pdc(const struct rue_create_qp_cmd *cmd)
+{
+	return cmd->uet_mode != RUE_UET_MODE_UUD;
+}
+
 const struct rue_transport_ops rue_uet_transport = {
 	.name = "uet",
 	.qp_types = RUE_QPT_DRIVER_BIT,
 	.driver_qpt = RUE_DRIVER_QPT_UET,
 	.flags = RUE_XPORT_AV_PER_WR,
+	.match = rue_ses_match_pdc,
 	.create = rue_ses_qp_create,
 	.user_resp = rue_ses_qp_user_resp,
 	.publish = rue_ses_qp_publish,
@@ -253,4 +266,23 @@ const struct rue_transport_ops rue_uet_transport = {
 	.op_valid = rue_ses_op_valid,
 	.check_wqe = rue_sq_wqe_av,
 	.tx = rue_ses_tx,
+};
+
+/* UUD: one-packet SENDs, no PDC; the same QP object as above. */
+const struct rue_transport_ops rue_uet_uud_transport = {
+	.name = "uet-uud",
+	.qp_types = RUE_QPT_DRIVER_BIT,
+	.driver_qpt = RUE_DRIVER_QPT_UET,
+	.flags = RUE_XPORT_AV_PER_WR,
+	.create = rue_ses_qp_create,
+	.user_resp = rue_ses_qp_user_resp,
+	.publish = rue_ses_qp_publish,
+	.unpublish = rue_ses_qp_unpublish,
+	.destroy = rue_ses_qp_destroy,
+	.release = rue_ses_qp_release,
+	.free = rue_ses_qp_free,
+	.modify_ok = rue_ses_modify_ok,
+	.op_valid = rue_ses_uud_op_valid,
+	.check_wqe = rue_ses_uud_check_wqe,
+	.tx = rue_ses_uud_tx,
 };

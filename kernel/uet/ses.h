@@ -23,6 +23,7 @@ struct rue_uet_qp {
 };
 
 extern const struct rue_transport_ops rue_uet_transport;
+extern const struct rue_transport_ops rue_uet_uud_transport;
 
 int rue_uet_dev_init(struct rue_dev *rdev);
 void rue_uet_dev_free(struct rue_dev *rdev);

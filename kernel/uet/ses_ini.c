@@ -21,6 +21,7 @@
 #include <linux/ipv6.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
+#include <net/inet_ecn.h>
 #include <rdma/rue-abi.h>
 
 #include "pds.h"
@@ -28,6 +29,7 @@
 #include "ses_ini.h"
 #include "uet.h"
 #include "uet_stats.h"
+#include "cc/cc.h"
 #include "core/device.h"
 #include "core/qp.h"
 #include "core/sgl.h"
@@ -78,6 +80,16 @@ static bool rue_ses_has_hd(u8 wr)
 	return wr == RUE_WR_RDMA_WRITE_WITH_IMM || wr == RUE_WR_SEND_WITH_IMM;
 }
 
+/* Who a request of WQE @w is from and for: job, target, initiator. */
+static void rue_ses_std_addr(const struct rue_qp *qp, const struct rue_swqe *w,
+			     struct rue_ses_std *ses)
+{
+	ses->ri_job = cpu_to_be32(qp->uet.job);
+	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
+	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
+	ses->initiator = cpu_to_be32(qp->uet.addr);
+}
+
 /*
  * A READ request for tx->len bytes at tx->off of the WQE's remote buffer.
  * Each is a message of its own (SOM and EOM), asking for at most one
@@ -104,10 +116,7 @@ static struct sk_buff *rue_ses_build_read(struct rue_qp *qp,
 	ses->opcode = RUE_SES_READ;
 	ses->flags = RUE_SES_F_SOM | RUE_SES_F_EOM;
 	ses->message_id = cpu_to_be16(tx->msg_id);
-	ses->ri_job = cpu_to_be32(qp->uet.job);
-	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
-	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
-	ses->initiator = cpu_to_be32(qp->uet.addr);
+	rue_ses_std_addr(qp, w, ses);
 	ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr + tx->off);
 	ses->memory_key = cpu_to_be64(w->sqe.rkey);
 	ses->request_length = cpu_to_be32(tx->len);
@@ -170,36 +179,20 @@ u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
 }
 
 /*
- * One request packet of a WQE (req.lock held): @tx says which, @pdc is
- * the QP's PDC to the WQE's peer; @ar asks for an ACK, @retx says it was
- * sent before.  The packet, PDS header first, or NULL (no memory: the
- * RTO tries again).
+ * Append to @skb the standard SES request header of the packet carrying
+ * bytes [@off, @off + @len) of WQE @w's message (message @msg_id, SOM
+ * and EOM in @flags), then those bytes.  0, or -EFAULT.
  */
-static struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
-				     const struct rue_pds_tx *tx, u32 psn,
-				     bool ar, bool retx)
+static int rue_ses_put_std(struct rue_qp *qp, const struct rue_swqe *w,
+			   struct sk_buff *skb, u16 msg_id, u8 flags, u32 off,
+			   u32 len)
 {
-	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	struct rue_ses_std *ses = skb_put_zero(skb, sizeof(*ses));
 	u8 op = w->sqe.opcode;
-	struct rue_ses_std *ses;
-	struct sk_buff *skb;
-	u8 flags = tx->ses_flags;
 
-	if (tx->read)
-		return rue_ses_build_read(qp, pdc, tx, psn, retx);
-	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
-			     sizeof(*ses) + tx->len, GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
-			 ar, retx);
-	ses = skb_put_zero(skb, sizeof(*ses));
 	ses->opcode = rue_ses_opcode(op);
-	ses->message_id = cpu_to_be16(tx->msg_id);
-	ses->ri_job = cpu_to_be32(qp->uet.job);
-	ses->pid_on_fep = cpu_to_be16(RUE_UET_ADDR_PID(w->sqe.remote_qpn));
-	ses->resource_index = cpu_to_be16(RUE_UET_ADDR_RI(w->sqe.remote_qpn));
-	ses->initiator = cpu_to_be32(qp->uet.addr);
+	ses->message_id = cpu_to_be16(msg_id);
+	rue_ses_std_addr(qp, w, ses);
 	if (ses->opcode == RUE_SES_WRITE) {
 		ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr);
 		ses->memory_key = cpu_to_be64(w->sqe.rkey);
@@ -210,16 +203,42 @@ static struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
 			ses->header_data = cpu_to_be64(w->sqe.imm);
 		}
 	} else {
-		ses->payload_length = cpu_to_be16(tx->len);
-		ses->message_offset = cpu_to_be32(tx->off);
+		ses->payload_length = cpu_to_be16(len);
+		ses->message_offset = cpu_to_be32(off);
 	}
 	ses->flags = flags;
 	ses->request_length = cpu_to_be32(w->sqe.length);
 
-	if (w->sqe.flags & RUE_SQE_INLINE) {
-		skb_put_data(skb, w->inline_data + tx->off, tx->len);
-	} else if (tx->len && rue_sgl_to_skb(w->sg, w->num_sge, tx->off,
-					     tx->len, skb, false)) {
+	if (w->sqe.flags & RUE_SQE_INLINE)
+		skb_put_data(skb, w->inline_data + off, len);
+	else if (len && rue_sgl_to_skb(w->sg, w->num_sge, off, len, skb, false))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * One request packet of a WQE (req.lock held): @tx says which, @pdc is
+ * the QP's PDC to the WQE's peer; @ar asks for an ACK, @retx says it was
+ * sent before.  The packet, PDS header first, or NULL (no memory: the
+ * RTO tries again).
+ */
+static struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
+				     const struct rue_pds_tx *tx, u32 psn,
+				     bool ar, bool retx)
+{
+	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	struct sk_buff *skb;
+
+	if (tx->read)
+		return rue_ses_build_read(qp, pdc, tx, psn, retx);
+	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
+			     sizeof(struct rue_ses_std) + tx->len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
+			 ar, retx);
+	if (rue_ses_put_std(qp, w, skb, tx->msg_id, tx->ses_flags, tx->off,
+			    tx->len)) {
 		kfree_skb(skb);
 		return NULL;
 	}
@@ -329,5 +348,118 @@ int rue_ses_tx(struct rue_qp *qp, int budget)
 	spin_unlock_bh(&req->lock);
 
 	rue_pds_send_queued(&out);
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* UUD: unreliable unordered delivery (UE 1.0.1 3.5), no PDC           */
+
+/*
+ * A UUD message is one packet: a 4-byte PDS header (no PDC, no PSN), the
+ * standard SES header with SOM and EOM, the payload.  Nothing comes
+ * back: a send WQE completes once its packet is handed to the network,
+ * and a message lost on the way is lost (uud_sent here, uud_delivered
+ * and uud_dropped at the target tell how many).  SENDs only, as UD: UE
+ * gives UUD no RMA.  Longer than one packet's payload: IB_WC_LOC_LEN_ERR.
+ */
+
+bool rue_ses_uud_op_valid(const struct rue_qp *qp, u8 op)
+{
+	return op == RUE_WR_SEND || op == RUE_WR_SEND_WITH_IMM;
+}
+
+u8 rue_ses_uud_check_wqe(struct rue_qp *qp, struct rue_swqe *w)
+{
+	if (w->sqe.length > rue_ses_max_payload(qp))
+		return IB_WC_LOC_LEN_ERR;
+	return rue_sq_wqe_av(qp, w);
+}
+
+/*
+ * The packet of UUD WQE @w, message @msg_id, or NULL: no memory (a lost
+ * message, as any), or w->status says why not (the netdev's MTU shrank
+ * below it since it was checked, its memory went).
+ */
+static struct sk_buff *rue_ses_uud_build(struct rue_qp *qp,
+					 struct rue_swqe *w, u16 msg_id)
+{
+	struct rue_pds_uud *h;
+	struct sk_buff *skb;
+
+	if (w->sqe.length > rue_ses_max_payload(qp)) {
+		w->status = IB_WC_LOC_LEN_ERR;
+		return NULL;
+	}
+	skb = rue_xmit_alloc(qp->rdev, sizeof(*h) + sizeof(struct rue_ses_std) +
+			     w->sqe.length, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	h = skb_put(skb, sizeof(*h));
+	h->prologue = rue_pds_prologue(RUE_PDS_UUD_REQ, RUE_PDS_NEXT_REQ_STD, 0);
+	h->rsvd = 0;
+	if (rue_ses_put_std(qp, w, skb, msg_id, RUE_SES_F_SOM | RUE_SES_F_EOM,
+			    0, w->sqe.length)) {
+		kfree_skb(skb);
+		w->status = IB_WC_LOC_PROT_ERR;
+		return NULL;
+	}
+	return skb;
+}
+
+/* Send @skb to @av; bottom halves disabled, no lock held. */
+static void rue_ses_uud_xmit(struct rue_qp *qp, const struct rue_av *av,
+			     struct sk_buff *skb, u16 msg_id)
+{
+	u32 paths = max_t(u32, qp->uet.pds.entropy, 1);
+	const struct rue_cc_cfg *cfg;
+	u8 tos;
+
+	/* nothing comes back to echo a CE mark: not ECN-capable */
+	rcu_read_lock();
+	cfg = rcu_dereference(qp->rdev->cc);
+	tos = av->tclass & ~INET_ECN_MASK;
+	skb->priority = rue_cc_prio(cfg, av->tclass);
+	rcu_read_unlock();
+	if (rue_xmit_uet(qp->rdev, av, NULL,
+			 rue_pds_sport(qp->uet.pid, msg_id % paths), skb,
+			 tos) >= 0)
+		rue_uet_stat_inc(qp->rdev, RUE_USTAT_UUD_SENT);
+}
+
+/*
+ * The UUD transport's tx (transport.h).  Each message goes to its own
+ * peer: sent one by one, req.lock dropped around each send (as UD's).
+ * The message_id is the WQE's ring index: only a per-PDC reassembly
+ * needs more, and UUD has neither.
+ */
+int rue_ses_uud_tx(struct rue_qp *qp, int budget)
+{
+	struct rue_req *req = &qp->req;
+	struct sk_buff *skb;
+	struct rue_av av;
+	int n = 0;
+	u16 id;
+
+	spin_lock_bh(&req->lock);
+	while (n < budget && qp->state == IB_QPS_RTS &&
+	       (req->cur != req->head || rue_sq_fetch(qp))) {
+		struct rue_swqe *w = rue_swqe(qp, req->cur);
+
+		id = req->cur++;
+		if (w->done)
+			continue;	/* failed its checks */
+		skb = rue_ses_uud_build(qp, w, id);
+		w->sent = 1;
+		w->done = 1;
+		if (!skb)
+			continue;
+		av = w->av;
+		spin_unlock_bh(&req->lock);
+		rue_ses_uud_xmit(qp, &av, skb, id);
+		n++;
+		spin_lock_bh(&req->lock);
+	}
+	rue_sq_retire_all(qp);
+	spin_unlock_bh(&req->lock);
 	return n;
 }

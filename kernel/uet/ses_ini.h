@@ -22,4 +22,10 @@ u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
 void rue_ses_done(struct rue_qp *qp, const struct rue_pds_tx *tx, u8 status);
 int rue_ses_tx(struct rue_qp *qp, int budget);	/* no lock held */
 
+struct rue_swqe;
+
+bool rue_ses_uud_op_valid(const struct rue_qp *qp, u8 op);
+u8 rue_ses_uud_check_wqe(struct rue_qp *qp, struct rue_swqe *w);
+int rue_ses_uud_tx(struct rue_qp *qp, int budget);	/* no lock held */
+
 #endif /* _RUE_SES_INI_H */

@@ -26,6 +26,7 @@
 #include "pds.h"
 #include "ses_tgt.h"
 #include "uet.h"
+#include "uet_stats.h"
 #include "core/cq.h"
 #include "core/device.h"
 #include "core/mr.h"
@@ -514,4 +515,80 @@ error:
 	rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 	rue_ses_rsp_fill(skb_put(skb, sizeof(struct rue_ses_rsp)), ses, rc);
 	return RUE_PDS_NEXT_RSP;
+}
+
+/*
+ * A UUD message for @qp (ses_ini.c has the initiator's side): a receive
+ * WQE takes it whole, or it is dropped.  It holds a message's state
+ * only while it is placed, in the form a RUD SEND keeps.
+ */
+static bool rue_ses_uud_place(struct rue_qp *qp, const struct rue_uet_rx *rx)
+{
+	const struct rue_ses_std *ses = rx->ses;
+	struct rue_ses_rmsg *m;
+
+	m = kzalloc(struct_size(m, sg, qp->max_recv_sge), GFP_ATOMIC);
+	if (!m)
+		return false;
+	m->qp = qp;
+	m->opcode = RUE_SES_SEND;
+	m->length = rx->paylen;
+	m->status = IB_WC_SUCCESS;
+	m->initiator = be32_to_cpu(ses->initiator);
+	if (ses->flags & RUE_SES_F_HD) {
+		m->hd = true;
+		m->header_data = be64_to_cpu(ses->header_data);
+	}
+	if (rue_ses_rmsg_take_rqe(qp, m)) {
+		kfree(m);
+		return false;	/* no receive WQE: no RNR in UUD */
+	}
+	if (m->status == IB_WC_SUCCESS && m->length > m->info.len)
+		m->status = IB_WC_LOC_LEN_ERR;
+	else if (m->status == IB_WC_SUCCESS && m->length &&
+		 rue_sgl_from_skb(m->sg, m->info.num_sge, 0, rx->skb,
+				  rx->pay_off, m->length))
+		m->status = IB_WC_LOC_PROT_ERR;
+	spin_lock(&qp->resp.lock);
+	rue_ses_rmsg_complete(qp, m);
+	spin_unlock(&qp->resp.lock);
+	rue_qp_notify(qp);
+	rue_ses_rmsg_free(m);
+	return true;
+}
+
+/**
+ * rue_ses_uud_rcv() - the uud upcall (pds.h): a UUD request
+ * @rdev: the device
+ * @rx: the request, SES header pulled
+ *
+ * A SEND in one packet (SOM and EOM, request_length its payload), for a
+ * UET QP of the request's own job: there is no PDC whose job it must be
+ * too.  Anything else is dropped and counted, unanswered (UUD has no
+ * ACK).  Bottom halves disabled, under rcu_read_lock().
+ */
+void rue_ses_uud_rcv(struct rue_dev *rdev, const struct rue_uet_rx *rx)
+{
+	const u8 som_eom = RUE_SES_F_SOM | RUE_SES_F_EOM;
+	const struct rue_ses_std *ses = rx->ses;
+	struct rue_qp *qp;
+	bool taken = false;
+	u8 rc;
+
+	if ((ses->opcode & 0x3f) == RUE_SES_SEND &&
+	    (ses->flags & som_eom) == som_eom &&
+	    be32_to_cpu(ses->request_length) == rx->paylen) {
+		qp = rue_ses_target_qp(rdev, ses, be32_to_cpu(ses->ri_job) &
+					       RUE_SES_JOB_MASK, &rc);
+		if (qp) {
+			taken = rue_ses_uud_place(qp, rx);
+			rue_qp_put(qp);
+		}
+	}
+	if (taken) {
+		rue_uet_stat_inc(rdev, RUE_USTAT_UUD_DELIVERED);
+	} else {
+		rue_uet_stat_inc(rdev, RUE_USTAT_UUD_DROPPED);
+		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+	}
 }

@@ -21,5 +21,6 @@ int rue_ses_deliver(struct rue_dev *rdev, u32 pdc_job, void *pdc_ses,
 		    const struct rue_uet_rx *rx, struct rue_ses_rsp *rsp);
 u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 		const struct rue_uet_rx *rx, struct sk_buff *skb);
+void rue_ses_uud_rcv(struct rue_dev *rdev, const struct rue_uet_rx *rx);
 
 #endif /* _RUE_SES_TGT_H */

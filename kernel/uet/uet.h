@@ -49,6 +49,7 @@ static inline u8 rue_pds_flags(__be16 p)
 enum rue_pds_type {
 	RUE_PDS_RUD_REQ = 2,
 	RUE_PDS_ROD_REQ = 3,
+	RUE_PDS_UUD_REQ = 6,
 	RUE_PDS_ACK = 7,
 	RUE_PDS_ACK_CC = 8,
 	RUE_PDS_NACK = 10,
@@ -133,6 +134,15 @@ struct rue_pds_req {
 } __packed;
 
 #define RUE_PDS_SYN_PSN_OFFSET	0x0fff
+
+/*
+ * UUD request, 4 bytes (UE 1.0.1 3.5.10): no PDC, no PSN; an SES header
+ * follows (next_hdr) and the message is this one packet.
+ */
+struct rue_pds_uud {
+	__be16 prologue;
+	__be16 rsvd;
+} __packed;
 
 /*
  * ACK, 12 bytes: ack_psn_offset names the PSN that caused it relative to
@@ -276,6 +286,7 @@ struct rue_ses_rsp_data {
 static inline void rue_uet_check_sizes(void)
 {
 	BUILD_BUG_ON(sizeof(struct rue_pds_req) != 12);
+	BUILD_BUG_ON(sizeof(struct rue_pds_uud) != 4);
 	BUILD_BUG_ON(sizeof(struct rue_pds_ack) != 12);
 	BUILD_BUG_ON(sizeof(struct rue_pds_ack_cc) != 32);
 	BUILD_BUG_ON(sizeof(struct rue_pds_nack) != 16);

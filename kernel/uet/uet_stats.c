@@ -44,6 +44,9 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_PDC_EVICTED] = "pdc_evicted",
 	[RUE_USTAT_PDC_SUPERSEDED] = "pdc_superseded",
 	[RUE_USTAT_PDC_RECYCLED] = "pdc_recycled",
+	[RUE_USTAT_UUD_SENT] = "uud_sent",
+	[RUE_USTAT_UUD_DELIVERED] = "uud_delivered",
+	[RUE_USTAT_UUD_DROPPED] = "uud_dropped",
 };
 
 /*

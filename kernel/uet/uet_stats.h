@@ -120,6 +120,17 @@ enum rue_ustat {
 	 * counts in pdc_closed when it ends
 	 */
 	RUE_USTAT_PDC_RECYCLED,
+	/* a UUD message was handed to the network (ses_ini.c): sent, not
+	 * known to arrive; one dropped before (no route) counts in tx_drops
+	 */
+	RUE_USTAT_UUD_SENT,
+	/* a UUD message completed a receive WQE (ses_tgt.c) */
+	RUE_USTAT_UUD_DELIVERED,
+	/* a UUD message was dropped: malformed, for no QP that takes it
+	 * (PIDonFEP, resource index, job, state), or no receive WQE was
+	 * posted; it also counts in uet_rx_drops
+	 */
+	RUE_USTAT_UUD_DROPPED,
 	RUE_NUSTATS
 };
 

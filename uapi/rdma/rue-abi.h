@@ -61,6 +61,7 @@ enum rue_uet_caps {
 	RUE_UET_CAP_IMM64 = 1 << 5,	/* 64-bit header data (immediate) */
 	RUE_UET_CAP_KEY64 = 1 << 6,	/* 64-bit memory keys */
 	RUE_UET_CAP_JOB_MR = 1 << 7,	/* MRs restricted to one job */
+	RUE_UET_CAP_UUD = 1 << 8,	/* unreliable unordered delivery */
 };
 
 enum rue_alloc_ucontext_resp_mask {
@@ -296,6 +297,7 @@ enum rue_driver_qp_type {
 enum rue_uet_mode {
 	RUE_UET_MODE_RUD = 0,	/* reliable, unordered: sprayed */
 	RUE_UET_MODE_ROD = 1,	/* reliable, ordered: one path */
+	RUE_UET_MODE_UUD = 2,	/* unreliable: one-packet SENDs, no PDC */
 };
 
 enum rue_create_qp_cmd_mask {

@@ -95,6 +95,9 @@ static int rue_check_uet_init(struct rue_context *ctx,
 	case RUEDV_UET_ROD:
 		mode_cap = RUE_UET_CAP_ROD;
 		break;
+	case RUEDV_UET_UUD:
+		mode_cap = RUE_UET_CAP_UUD;
+		break;
 	default:
 		rue_err(&ctx->vctx, "unknown UET mode %u\n", attr->mode);
 		return EINVAL;

@@ -344,7 +344,9 @@ int rue_qp_check_op(struct rue_qp *qp, enum ibv_wr_opcode op)
 		return EINVAL;
 	if (qp->uet) {
 		cap = rue_uet_op_cap(op);
-		if (!cap)
+		/* UUD carries SENDs only (UE 1.0.1 3.5: no RMA) */
+		if (!cap || (qp->uet_mode == RUE_UET_MODE_UUD &&
+			     cap != RUE_UET_CAP_SEND))
 			return EINVAL;
 		if (!(to_rctx(qp->vqp.qp.context)->uet_caps & cap))
 			return EOPNOTSUPP;

@@ -32,6 +32,7 @@ enum {
 	RUEDV_DEVICE_CAP_UET_IMM64 = 1 << 5,
 	RUEDV_DEVICE_CAP_UET_KEY64 = 1 << 6,
 	RUEDV_DEVICE_CAP_UET_JOB_MR = 1 << 7,
+	RUEDV_DEVICE_CAP_UET_UUD = 1 << 8,
 };
 
 struct ruedv_device_attr {
@@ -49,6 +50,7 @@ int ruedv_query_device(struct ibv_context *ctx, struct ruedv_device_attr *attr,
 enum ruedv_uet_mode {
 	RUEDV_UET_RUD = 0,	/* reliable, unordered */
 	RUEDV_UET_ROD = 1,	/* reliable, ordered */
+	RUEDV_UET_UUD = 2,	/* unreliable: one-packet SENDs, no PDC */
 };
 
 struct ruedv_qp_init_attr {

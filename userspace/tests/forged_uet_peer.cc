@@ -73,6 +73,17 @@ wire::UetHeaders RudRequest(uint16_t spdcid, uint32_t psn, bool syn,
   return h;
 }
 
+wire::UetHeaders UudRequest(const wire::SesRequest& ses) {
+  wire::PdsUud u;
+  u.prologue.type = static_cast<uint8_t>(wire::PdsType::kUudReq);
+  u.prologue.next_hdr = static_cast<uint8_t>(wire::NextHeader::kReqStd);
+  wire::UetHeaders h;
+  h.pds = u;
+  h.ses_request = ses;
+  h.ses_request->kind = wire::SesRequestKind::kStd;
+  return h;
+}
+
 ForgedUetPeer::~ForgedUetPeer() {
   if (pcap_) pcap_close(pcap_);
   if (fd_ >= 0) close(fd_);

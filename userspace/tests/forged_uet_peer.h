@@ -87,6 +87,8 @@ class ForgedUetPeer {
 wire::UetHeaders RudRequest(uint16_t spdcid, uint32_t psn, bool syn,
                             uint16_t dpdcid_or_psn_off,
                             const wire::SesRequest& ses);
+// A UUD request: the 4-byte PDS header and a standard SES header.
+wire::UetHeaders UudRequest(const wire::SesRequest& ses);
 
 }  // namespace rue::test
 

@@ -19,6 +19,7 @@
 #include "tests/forged_uet_peer.h"
 #include "tests/hostile.h"
 #include "tests/module_param.h"
+#include "tests/pattern.h"
 #include "tests/uet_side.h"
 
 namespace rue::test {
@@ -216,6 +217,42 @@ TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
   EXPECT_EQ(rc[0].wr_id, 9u);
   EXPECT_EQ(rc[0].status, IBV_WC_REM_ABORT_ERR)
       << ibv_wc_status_str(rc[0].status);
+}
+
+// UUD requests (no PDC, nothing answered) that do not hold a whole SEND
+// for a QP of their job: a length the payload does not have, a first
+// packet without an end, another job.  Each is dropped and counted; the
+// one receive posted is taken by the valid request that follows, with
+// its data, header data and initiator.
+TEST_F(HostileUet, UudTakesOnlyWholeSendsOfItsJob) {
+  ibv_sge sge = t_.mem.sge(0, 4096);
+  ASSERT_EQ(PostRecv(t_.qp.get(), 9, &sge, 1), 0);
+  const std::vector<uint8_t> data = Bytes(1000, 0x6b);
+  const int64_t drops = HwCounter(*a_.dev, "uet_rx_drops");
+  const uint8_t whole = wire::ses_flags::kSom | wire::ses_flags::kEom;
+
+  ASSERT_TRUE(peer_->Send(UudRequest(Send(1, whole, 2000)), data));
+  ASSERT_TRUE(
+      peer_->Send(UudRequest(Send(2, wire::ses_flags::kSom, 1000)), data));
+  wire::SesRequest other = Send(3, whole, 1000);
+  other.job_id = kJob + 1;
+  ASSERT_TRUE(peer_->Send(UudRequest(other), data));
+  EXPECT_TRUE(CounterReaches(*a_.dev, "uet_rx_drops", drops + 3));
+  std::vector<UetWc> rc;
+  EXPECT_FALSE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(100)));
+
+  wire::SesRequest good = Send(4, whole | wire::ses_flags::kHd, 1000);
+  good.header_data = 0x1122334455667788ULL;
+  ASSERT_TRUE(peer_->Send(UudRequest(good), data));
+  ASSERT_TRUE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(3000)));
+  EXPECT_EQ(rc[0].wr_id, 9u);
+  EXPECT_EQ(rc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(rc[0].status);
+  EXPECT_EQ(rc[0].byte_len, 1000u);
+  EXPECT_EQ(rc[0].imm64, good.header_data);
+  EXPECT_EQ(rc[0].initiator, 0x0abcu);
+  EXPECT_TRUE(SameBytes(t_.mem.buf.span(0, 1000), data));
+  EXPECT_EQ(HwCounter(*a_.dev, "uet_rx_drops"), drops + 3);
+  EXPECT_TRUE(peer_->Answers().empty()) << UetAnswerString(peer_->Answers()[0]);
 }
 
 // Random packets at a live UET target (issue 15: fuzzers): RUD and ROD
