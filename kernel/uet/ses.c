@@ -248,40 +248,37 @@ static bool rue_ses_match_pdc(const struct rue_create_qp_cmd *cmd)
 	return cmd->uet_mode != RUE_UET_MODE_UUD;
 }
 
+/*
+ * What both UET tables share: one QP object, its life and its states;
+ * they differ in how it sends.
+ */
+#define RUE_SES_QP_OPS						\
+	.qp_types = RUE_QPT_DRIVER_BIT,				\
+	.driver_qpt = RUE_DRIVER_QPT_UET,			\
+	.flags = RUE_XPORT_AV_PER_WR,				\
+	.create = rue_ses_qp_create,				\
+	.user_resp = rue_ses_qp_user_resp,			\
+	.publish = rue_ses_qp_publish,				\
+	.unpublish = rue_ses_qp_unpublish,			\
+	.destroy = rue_ses_qp_destroy,				\
+	.release = rue_ses_qp_release,				\
+	.free = rue_ses_qp_free,				\
+	.modify_ok = rue_ses_modify_ok
+
 const struct rue_transport_ops rue_uet_transport = {
 	.name = "uet",
-	.qp_types = RUE_QPT_DRIVER_BIT,
-	.driver_qpt = RUE_DRIVER_QPT_UET,
-	.flags = RUE_XPORT_AV_PER_WR,
+	RUE_SES_QP_OPS,
 	.match = rue_ses_match_pdc,
-	.create = rue_ses_qp_create,
-	.user_resp = rue_ses_qp_user_resp,
-	.publish = rue_ses_qp_publish,
-	.unpublish = rue_ses_qp_unpublish,
-	.destroy = rue_ses_qp_destroy,
-	.release = rue_ses_qp_release,
-	.free = rue_ses_qp_free,
-	.modify_ok = rue_ses_modify_ok,
 	.drop_peers = rue_pds_qp_drop,
 	.op_valid = rue_ses_op_valid,
 	.check_wqe = rue_sq_wqe_av,
 	.tx = rue_ses_tx,
 };
 
-/* UUD: one-packet SENDs, no PDC; the same QP object as above. */
+/* UUD: one-packet SENDs, no PDC (ses_ini.c). */
 const struct rue_transport_ops rue_uet_uud_transport = {
 	.name = "uet-uud",
-	.qp_types = RUE_QPT_DRIVER_BIT,
-	.driver_qpt = RUE_DRIVER_QPT_UET,
-	.flags = RUE_XPORT_AV_PER_WR,
-	.create = rue_ses_qp_create,
-	.user_resp = rue_ses_qp_user_resp,
-	.publish = rue_ses_qp_publish,
-	.unpublish = rue_ses_qp_unpublish,
-	.destroy = rue_ses_qp_destroy,
-	.release = rue_ses_qp_release,
-	.free = rue_ses_qp_free,
-	.modify_ok = rue_ses_modify_ok,
+	RUE_SES_QP_OPS,
 	.op_valid = rue_ses_uud_op_valid,
 	.check_wqe = rue_ses_uud_check_wqe,
 	.tx = rue_ses_uud_tx,
