@@ -118,6 +118,7 @@ int ModifyToRtr(Side& s, uint32_t remote_qpn, uint32_t remote_psn,
   attr.max_dest_rd_atomic = s.opts.max_dest_rd_atomic;
   attr.min_rnr_timer = s.opts.min_rnr_timer;
   attr.ah_attr = AhAttr(s.ep, remote_gid);
+  attr.ah_attr.grh.traffic_class = s.opts.traffic_class;
   int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
              IBV_QP_RQ_PSN;
   // UC has no READs, atomics or RNR NAKs (IBTA 11.2.4.2, table 91)

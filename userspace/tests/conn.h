@@ -61,6 +61,7 @@ struct QpOptions {
   uint8_t min_rnr_timer = 1;  // 0.01 ms
   uint8_t max_rd_atomic = 16;
   uint8_t max_dest_rd_atomic = 16;
+  uint8_t traffic_class = 0;  // the GRH's: DSCP and ECN, so the priority
   int access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
                IBV_ACCESS_REMOTE_ATOMIC;
   uint32_t sq_psn = 0x1000;    // the peer's rq_psn

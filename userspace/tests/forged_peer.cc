@@ -69,7 +69,8 @@ ForgedPeer::~ForgedPeer() {
 std::optional<std::string> ForgedPeer::Open(const std::string& peer_ip,
                                             const std::string& target_ip,
                                             const std::string& ifname,
-                                            std::unique_ptr<ForgedPeer>* out) {
+                                            std::unique_ptr<ForgedPeer>* out,
+                                            int ring_bytes) {
   std::unique_ptr<ForgedPeer> p(new ForgedPeer);
   auto peer = Address(peer_ip), target = Address(target_ip);
   if (!peer || !target)
@@ -83,8 +84,11 @@ std::optional<std::string> ForgedPeer::Open(const std::string& peer_ip,
   char err[PCAP_ERRBUF_SIZE] = "";
   p->pcap_ = pcap_create(ifname.c_str(), err);
   if (!p->pcap_) return "pcap_create(" + ifname + "): " + err;
-  pcap_set_snaplen(p->pcap_, 65535);
+  // Immediate mode captures into fixed slots of the snap length: a jumbo
+  // frame's, not 64 KiB, or the default ring holds 30 packets.
+  pcap_set_snaplen(p->pcap_, 9216);
   pcap_set_immediate_mode(p->pcap_, 1);
+  if (ring_bytes > 0) pcap_set_buffer_size(p->pcap_, ring_bytes);
   if (pcap_activate(p->pcap_) < 0)
     return "capture on " + ifname +
            " (run in the peer's namespace): " + pcap_geterr(p->pcap_);

@@ -47,10 +47,13 @@ class ForgedPeer {
 
   // Sends as @peer_ip to @target_ip and captures on @ifname what
   // @target_ip sends to UDP port 4791; an explanation when it cannot.
+  // The capture keeps what arrives between two reads in a ring of
+  // @ring_bytes (0: libpcap's default, a few hundred packets).
   static std::optional<std::string> Open(const std::string& peer_ip,
                                          const std::string& target_ip,
                                          const std::string& ifname,
-                                         std::unique_ptr<ForgedPeer>* out);
+                                         std::unique_ptr<ForgedPeer>* out,
+                                         int ring_bytes = 0);
 
   // Sends one packet: @headers as given (pad count and ICRC computed),
   // then @payload.

@@ -7,24 +7,20 @@
 #include <thread>
 
 namespace rue::test {
-namespace {
-
-// Peer QPNs above any rue hands out, one per test: answers to one test's
+// Peer QPNs above any rue hands out, one per QP: answers to one test's
 // target never count as another's.
 uint32_t NextPeerQpn() {
   static uint32_t next = 0xf00000;
   return next++;
 }
 
-}  // namespace
-
 // The test runs in the forger's namespace (ns B), where RDMA's shared
 // netns mode shows device A as a compat device without port counters.
 // The sysfs of init's mount namespace was mounted in init_net and has the
 // device itself.
 int64_t HwCounter(const Device& dev, const std::string& name) {
-  const std::string rel = "sys/class/infiniband/" + dev.name +
-                          "/ports/1/hw_counters/" + name;
+  const std::string rel =
+      "sys/class/infiniband/" + dev.name + "/ports/1/hw_counters/" + name;
   for (const char* root : {"/", "/proc/1/root/"}) {
     std::ifstream f(root + rel);
     int64_t v;
@@ -78,6 +74,7 @@ void HostileTest::SetUp() {
     GTEST_SKIP() << "no netdev for GID " << *peer.gid4 << " of " << peer.name;
   if (auto why = ForgedPeer::Open(peer.ip4, dev_->ip4, *ifname, &peer_))
     GTEST_SKIP() << *why;
+  peer_ifname_ = *ifname;
 }
 
 void HostileTest::CreateTarget(const QpOptions& opts) {

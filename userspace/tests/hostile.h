@@ -39,6 +39,9 @@ std::vector<uint8_t> Bytes(size_t n, uint8_t value);
 bool IsNak(const Answer& a, uint32_t psn, wire::NakCode code);
 bool IsAck(const Answer& a, uint32_t psn);
 
+// A QPN for a forged peer that no other QP's peer has.
+uint32_t NextPeerQpn();
+
 // The PSN the target expects first from its peer.
 inline constexpr uint32_t kPeerPsn = 0x100;
 
@@ -78,6 +81,7 @@ class HostileTest : public ::testing::Test {
   Endpoint target_ep_;
   Side t_;  // the target
   std::unique_ptr<ForgedPeer> peer_;
+  std::string peer_ifname_;  // the peer's netdev, where it captures
   ibv_gid peer_gid_{};
   uint32_t peer_qpn_ = 0;  // a QPN no one has: answers go nowhere
   uint32_t mtu_ = 0;       // the target's path MTU, bytes
