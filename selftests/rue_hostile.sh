@@ -11,7 +11,8 @@
 #
 #  - rue_hostile_test (userspace/tests, GoogleTest), run in ns B: it forges
 #    the peer of an RC or a UC QP on rva from b0's address (raw socket,
-#    libpcap),
+#    libpcap; HostileLend plugs a0 with a qdisc, in ns A, named by
+#    RUE_HOSTILE_NS_A),
 #    a UET initiator of rva's target PDCs (UDP socket, libpcap), and plays
 #    the owner of a QP's send ring;
 #  - the rue netlink family from another network namespace, from a user
@@ -196,7 +197,7 @@ t_rto_undone() {
 tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
-	RUE_GTEST_NS=$B run_gtest rue_hostile_test "$PROG" \
+	RUE_HOSTILE_NS_A=$A RUE_GTEST_NS=$B run_gtest rue_hostile_test "$PROG" \
 		"${RUE_HOSTILE_TIMEOUT:-300}" --dev-a=rva --dev-b=rvb \
 		--ip4-a=10.5.0.1 --ip4-b=10.5.0.2 \
 		--ip6-a=fd00:5::1 --ip6-b=fd00:5::2 "$@"

@@ -25,6 +25,7 @@
 #include <net/ip6_fib.h>
 #include <net/route.h>
 
+#include "lend.h"
 #include "loop.h"
 #include "core/ah.h"
 #include "core/device.h"
@@ -123,6 +124,13 @@ bool rue_loop_deliver(struct rue_dev *rdev, const struct rue_av *av,
 	if (!target)
 		return false;
 	if (!ib_device_try_get(&target->ibdev)) {
+		kfree_skb(skb);
+		return true;
+	}
+	/* lent pages of a region taken back (lend.c); before the cb goes */
+	if (unlikely(!rue_lend_end(skb))) {
+		ib_device_put(&target->ibdev);
+		rue_stat_inc(rdev, RUE_STAT_TX_DROPS);
 		kfree_skb(skb);
 		return true;
 	}

@@ -43,7 +43,9 @@
  * the drain drops those of a QP in ERR or RESET, and destroy_qp removes
  * a QP's packets before it frees it (rue_txq_purge()), which is also why
  * the drain may look at a queued packet's QP under txq->lock.  Both are
- * counted as discards of the priority.
+ * counted as discards of the priority.  Packets that lend an MR's pages
+ * to a READ response are checked against the MR as they leave
+ * (lend.c).
  *
  * Order.  A veth hands each packet to the input backlog of the CPU that
  * sends it, and two CPUs' backlogs are emptied independently: packets of
@@ -73,6 +75,7 @@
 #include <net/sch_generic.h>
 #include <net/sock.h>
 
+#include "lend.h"
 #include "txq.h"
 #include "core/device.h"
 #include "core/engine.h"
@@ -208,6 +211,10 @@ static int rue_txq_out(struct rue_dev *rdev, struct sk_buff *skb)
 	unsigned int len = skb->len;
 	int err;
 
+	if (unlikely(!rue_lend_end(skb))) {
+		rue_txq_discard(rdev, skb);
+		return -EACCES;
+	}
 	skb_set_owner_w(skb, rdev->txq.sock->sk);
 	if (skb->protocol == htons(ETH_P_IP))
 		err = ip_local_out(rdev->net, NULL, skb);

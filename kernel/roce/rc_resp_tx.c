@@ -10,7 +10,8 @@
  *
  * A READ response checks its MR per packet: one taken back while the
  * response is under way (invalidated, deregistered, registered again)
- * ends it in a remote access NAK, and the QP in the error state.
+ * ends it in a remote access NAK, and the QP in the error state; a
+ * packet that lends the MR's pages asks again as it leaves (net/lend.c).
  *
  * Locking: resp.lock, held by the callers of rue_resp_out().
  */
@@ -21,6 +22,7 @@
 #include "core/qp.h"
 #include "core/sgl.h"
 #include "core/stats.h"
+#include "net/lend.h"
 #include "net/xmit.h"
 
 static u8 rue_read_resp_opcode(bool first, bool last)
@@ -79,6 +81,9 @@ again:
 		lend = false;
 		goto again;
 	}
+	/* lent pages are read as it goes: net/lend.c */
+	if (lend)
+		rue_lend_set(skb, res->mr, res->rkey);
 	if (nseg > 1) {
 		rue_tx_cb(skb)->nseg = nseg;
 		rue_tx_cb(skb)->last_opcode = rue_read_resp_opcode(false, last);
