@@ -135,7 +135,7 @@ static inline void rue_pdc_mark_retx(struct rue_pdc *pdc,
 }
 
 /* pds.c: the object */
-struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
+struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode, gfp_t gfp,
 			      u32 job, const struct rue_av *av);
 void rue_pdc_publish(struct rue_pdc *pdc);
 void rue_pdc_unpublish(struct rue_pdc *pdc);

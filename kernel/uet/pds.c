@@ -98,20 +98,21 @@ void rue_pdc_lost(struct rue_pdc *pdc, enum rue_pdc_cc_why why)
 /*
  * A new PDC of @role towards @av, with SES's state and a PDCID reserved
  * but not findable yet (rue_pdc_publish()); NULL when out of memory or
- * PDCIDs.  Any context.
+ * PDCIDs.  Any context: @gfp atomic, with __GFP_ACCOUNT to charge the
+ * PDC to the active memory cgroup.
  */
-struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode,
+struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode, gfp_t gfp,
 			      u32 job, const struct rue_av *av)
 {
 	struct rue_pdc *pdc;
 	int tries;
 
-	pdc = kzalloc(sizeof(*pdc), GFP_ATOMIC);
+	pdc = kzalloc(sizeof(*pdc), gfp);
 	if (!pdc)
 		return NULL;
-	if (dst_cache_init(&pdc->dst_cache, GFP_ATOMIC))
+	if (dst_cache_init(&pdc->dst_cache, gfp))
 		goto err_free;
-	pdc->ses = rdev->uet.up->pdc_open(role == RUE_PDC_TARGET);
+	pdc->ses = rdev->uet.up->pdc_open(role == RUE_PDC_TARGET, gfp);
 	if (!pdc->ses)
 		goto err_dst;
 	pdc->rdev = rdev;

@@ -18,6 +18,7 @@
 struct rue_dev;
 struct rue_pdc;
 struct rue_qp;
+struct mem_cgroup;
 
 /* Requests a PDC has in flight, and the PSNs a target tracks ahead. */
 #define RUE_PDC_WIN		256
@@ -32,6 +33,7 @@ struct rue_pds_qp {
 	u8 entropy;			/* RUD: source ports to spray over */
 	u32 nr_pdcs;
 	DECLARE_HASHTABLE(pdcs, 4);	/* initiator PDCs by peer; req.lock */
+	struct mem_cgroup *memcg;	/* its creator's, referenced: pays for them */
 };
 
 /*
@@ -94,7 +96,8 @@ struct rue_pds_rsp {
  * functions only.
  *
  * @pdc_open: SES's state for a new PDC (@target: a target PDC), made
- *	in any context (GFP_ATOMIC); NULL: no memory, the PDC is not made.
+ *	in any context with @gfp (atomic; accounted for an initiator's);
+ *	NULL: no memory, the PDC is not made.
  *	PDS keeps it in the PDC (rue_pdc_ses()) and never looks inside.
  * @pdc_close: the PDC (@target: a target PDC) goes away: forget and
  *	free @ses.  Initiator: its QP's req.lock held; target: the PDC's
@@ -119,7 +122,7 @@ struct rue_pds_rsp {
  * @qp_gone: forget what @ses holds for the QP @qp, being destroyed.
  */
 struct rue_pds_upcalls {
-	void *(*pdc_open)(bool target);
+	void *(*pdc_open)(bool target, gfp_t gfp);
 	void (*pdc_close)(void *ses, bool target);
 
 	struct sk_buff *(*rebuild)(struct rue_qp *qp, struct rue_pdc *pdc,

@@ -25,8 +25,10 @@
  * on its PDC.
  */
 #include <linux/ipv6.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/sched/mm.h>
 #include <rdma/rue-abi.h>
 
 #include "pdc.h"
@@ -88,17 +90,40 @@ void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy)
 	hash_init(pq->pdcs);
 }
 
+/**
+ * rue_pds_qp_account() - charge a new QP's PDCs to its creator
+ * @pq: the QP's (qp->uet.pds), in the creating process
+ *
+ * The PDCs are made later, in the transmit engine's context, under
+ * set_active_memcg(): the memory cgroup of the process that made the QP
+ * pays for them, as for memory allocated in its system calls.
+ */
+void rue_pds_qp_account(struct rue_pds_qp *pq)
+{
+	pq->memcg = get_mem_cgroup_from_mm(current->mm);
+}
+
+/* The QP is freed, its PDCs gone (rue_pds_qp_drop()). */
+void rue_pds_qp_fini(struct rue_pds_qp *pq)
+{
+	mem_cgroup_put(pq->memcg);
+	pq->memcg = NULL;
+}
+
 static struct sk_buff *rue_pdc_close(struct rue_pdc *pdc);
 
 /*
  * A QP with rue.uet_max_qp_pdcs initiator PDCs makes room for one more
  * by closing the PDC idle longest (nothing in flight).  A PDC is about
  * 16 KB (its window of RUE_PDC_WIN requests), allocated in atomic
- * context and charged to no one: without a bound, one QP sending to ever
- * new addresses held them up to the device's 65,535 PDCIDs (issue 15,
- * item 9).  The request waits for the CLOSE's ACK, which drops the PDC
- * and kicks the QP; with no PDC idle, for an ACK that makes one so.  A
- * PDC whose target never answered goes at once.
+ * context: without a bound, one QP sending to ever new addresses held
+ * them up to the device's 65,535 PDCIDs (issue 15, item 9), and many
+ * QPs still may.  So PDCs are also charged to the memory cgroup of the
+ * process that made the QP (rue_pds_qp_account()): a container's memory
+ * limit bounds what its QPs hold.  The request waits for the CLOSE's
+ * ACK, which drops the PDC and kicks the QP; with no PDC idle, for an
+ * ACK that makes one so.  A PDC whose target never answered goes at
+ * once.
  */
 static void rue_pdc_make_room(struct rue_qp *qp, struct sk_buff_head *out)
 {
@@ -135,6 +160,7 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 {
 	u32 h = rue_pdc_hash(av);
 	u32 limit = max(READ_ONCE(uet_max_qp_pdcs), 1U);
+	struct mem_cgroup *memcg;
 	struct rue_pdc *pdc;
 
 	lockdep_assert_held(&qp->req.lock);
@@ -148,8 +174,10 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 		if (qp->uet.pds.nr_pdcs >= limit)
 			return NULL;
 	}
+	memcg = set_active_memcg(qp->uet.pds.memcg);
 	pdc = rue_pdc_alloc(qp->rdev, RUE_PDC_INITIATOR, qp->uet.pds.mode,
-			    qp->uet.pds.job, av);
+			    GFP_ATOMIC | __GFP_ACCOUNT, qp->uet.pds.job, av);
+	set_active_memcg(memcg);
 	if (!pdc)
 		return NULL;
 	pdc->qp = qp;

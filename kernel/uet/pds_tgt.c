@@ -239,7 +239,8 @@ static struct rue_pdc *rue_pdc_tgt_syn(struct rue_dev *rdev,
 		rue_uet_stat_inc(rdev, RUE_USTAT_SYN_REFUSED);
 		goto out;
 	}
-	pdc = rue_pdc_alloc(rdev, RUE_PDC_TARGET, mode, job, &rx->av);
+	pdc = rue_pdc_alloc(rdev, RUE_PDC_TARGET, mode, GFP_ATOMIC, job,
+			    &rx->av);
 	if (pdc) {
 		pdc->rid = rx->spdcid;
 		pdc->start_psn = psn - psn_off;

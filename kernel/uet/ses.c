@@ -89,6 +89,7 @@ static int rue_ses_qp_create(struct rue_qp *qp,
 	}
 	qp->uet.pid = pid;
 	qp->uet.addr = RUE_UET_ADDR(pid, qp->uet.ri);
+	rue_pds_qp_account(&qp->uet.pds);
 	return 0;
 
 err_job:
@@ -143,6 +144,7 @@ static void rue_ses_qp_release(struct rue_qp *qp)
 
 static void rue_ses_qp_free(struct rue_qp *qp)
 {
+	rue_pds_qp_fini(&qp->uet.pds);
 	xa_erase_bh(&qp->rdev->uet.eps, qp->uet.pid);
 	rue_job_unbind(qp->rdev, qp->uet.job);
 }
@@ -154,9 +156,9 @@ static void rue_ses_qp_free(struct rue_qp *qp)
  * The pdc_open upcall: SES's state of a new PDC.  An initiator's numbers
  * its messages; a target's holds the messages it is receiving.
  */
-static void *rue_ses_pdc_open(bool target)
+static void *rue_ses_pdc_open(bool target, gfp_t gfp)
 {
-	return target ? rue_ses_tgt_pdc_open() : rue_ses_ini_pdc_open();
+	return target ? rue_ses_tgt_pdc_open() : rue_ses_ini_pdc_open(gfp);
 }
 
 /* The pdc_close upcall. */

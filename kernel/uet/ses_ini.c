@@ -43,12 +43,13 @@ struct rue_ses_ini_pdc {
 
 /**
  * rue_ses_ini_pdc_open() - SES's state of a new initiator PDC
+ * @gfp: as for the PDC (rue_pdc_alloc())
  *
  * Return: it, or NULL (no memory).  Freed with kfree().
  */
-void *rue_ses_ini_pdc_open(void)
+void *rue_ses_ini_pdc_open(gfp_t gfp)
 {
-	return kzalloc(sizeof(struct rue_ses_ini_pdc), GFP_ATOMIC);
+	return kzalloc(sizeof(struct rue_ses_ini_pdc), gfp);
 }
 
 static u32 rue_ses_max_payload(const struct rue_qp *qp)

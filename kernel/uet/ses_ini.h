@@ -14,7 +14,7 @@ struct rue_pds_rsp;
 struct rue_pds_tx;
 struct rue_qp;
 
-void *rue_ses_ini_pdc_open(void);
+void *rue_ses_ini_pdc_open(gfp_t gfp);
 struct sk_buff *rue_ses_rebuild(struct rue_qp *qp, struct rue_pdc *pdc,
 				const struct rue_pds_tx *tx, u32 psn);
 u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
