@@ -118,10 +118,16 @@ class HostileLend : public HostileTest {
     return out;
   }
 
-  // Fills the stack behind the plug, then sends a READ of all of @r at
-  // kPeerPsn and waits until its responses were built: queued in rue,
-  // since none went to the stack.
-  void HeldRead(const Region& r) {
+  // Makes @r, kPackets MTUs of random bytes from @seed; fills the stack
+  // behind the plug, then sends a READ of all of @r at kPeerPsn and waits
+  // until its responses were built: queued in rue, since none went to
+  // the stack.
+  void HeldRead(uint64_t seed, Region* out) {
+    ASSERT_NO_FATAL_FAILURE(
+        MakeRegion(t_.pd.get(), kPackets * mtu_, kAllAccess, out));
+    const Region& r = *out;
+    FillRandom(out->buf.span(), seed);
+    discards_ = Counter("tx_prio3_discards");
     int64_t built = Counter("tx_packets");
     auto fill = Read(kPeerPsn, filled_.addr(), filled_.rkey(), kTxqBytes);
     fill.bth.dest_qp = filler_.qpn();
@@ -138,23 +144,20 @@ class HostileLend : public HostileTest {
   Side filler_;
   Region filled_;
   std::unique_ptr<Plug> plug_;
-  int64_t sent_ = 0;
+  int64_t sent_ = 0;      // tx_prio3_packets before the READ
+  int64_t discards_ = 0;  // tx_prio3_discards likewise
 };
 
 TEST_F(HostileLend, ResponsesOfARegionTakenBackAreDropped) {
   Region r;
-  ASSERT_NO_FATAL_FAILURE(
-      MakeRegion(t_.pd.get(), kPackets * mtu_, kAllAccess, &r));
-  FillRandom(r.buf.span(), 71);
-  const int64_t discards = Counter("tx_prio3_discards");
-  ASSERT_NO_FATAL_FAILURE(HeldRead(r));
+  ASSERT_NO_FATAL_FAILURE(HeldRead(71, &r));
 
   // The consumer takes its region back and reuses the memory.
   const uint32_t rkey = r.rkey();
   r.mr.reset();
   FillRandom(r.buf.span(), 99);
   ASSERT_TRUE(plug_->Release());
-  EXPECT_TRUE(CounterReaches(*dev_, "tx_prio3_discards", discards + kPackets));
+  EXPECT_TRUE(CounterReaches(*dev_, "tx_prio3_discards", discards_ + kPackets));
   EXPECT_EQ(Counter("tx_prio3_packets"), sent_) << "responses sent";
   EXPECT_TRUE(Responses(kPeerPsn).empty());
 
@@ -169,11 +172,7 @@ TEST_F(HostileLend, ResponsesOfARegionTakenBackAreDropped) {
 
 TEST_F(HostileLend, ResponsesOfAKeptRegionGoOutWhenTheQueueMoves) {
   Region r;
-  ASSERT_NO_FATAL_FAILURE(
-      MakeRegion(t_.pd.get(), kPackets * mtu_, kAllAccess, &r));
-  FillRandom(r.buf.span(), 81);
-  const int64_t discards = Counter("tx_prio3_discards");
-  ASSERT_NO_FATAL_FAILURE(HeldRead(r));
+  ASSERT_NO_FATAL_FAILURE(HeldRead(81, &r));
   ASSERT_TRUE(plug_->Release());
   ASSERT_TRUE(WaitFor([this](const std::vector<Answer>&) {
     return Responses(kPeerPsn).size() == kPackets;
@@ -182,7 +181,7 @@ TEST_F(HostileLend, ResponsesOfAKeptRegionGoOutWhenTheQueueMoves) {
   for (const Answer& a : Responses(kPeerPsn))
     got.insert(got.end(), a.payload.begin(), a.payload.end());
   EXPECT_TRUE(SameBytes(got, r.buf.span()));
-  EXPECT_EQ(Counter("tx_prio3_discards"), discards);
+  EXPECT_EQ(Counter("tx_prio3_discards"), discards_);
 }
 
 }  // namespace
