@@ -22,6 +22,7 @@
 // namespace, named by RUE_HOSTILE_NS_A (rue_hostile.sh).
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 
 #include "tests/hostile.h"
 #include "tests/pattern.h"
@@ -38,22 +39,33 @@ constexpr uint32_t kTxqBytes = 1024 * 1024;  // RUE_TXQ_BYTES
 constexpr int kCaptureRing = 20 * 1024 * 1024;
 
 // A plug qdisc on a netdev of another network namespace: holds what the
-// netdev is given from Add() to Release().
+// netdev is given from Add() to Release().  The peer's neighbour entry
+// is pinned meanwhile: the plug holds ARP probes too, and an entry that
+// went stale, then failed, would drop the packets waiting on it - and
+// give rue its room back early.
 class Plug {
  public:
-  Plug(std::string ns, std::string ifname)
-      : prefix_("ip netns exec " + ns + " tc qdisc "),
-        ifname_(std::move(ifname)) {}
+  Plug(const std::string& ns, std::string ifname, std::string peer_ip,
+       std::string peer_mac)
+      : prefix_("ip netns exec " + ns + " "),
+        ifname_(std::move(ifname)),
+        peer_ip_(std::move(peer_ip)),
+        peer_mac_(std::move(peer_mac)) {}
   ~Plug() {
-    if (added_) Run("del dev " + ifname_ + " root");
+    if (added_) Run("tc qdisc del dev " + ifname_ + " root");
+    if (pinned_) Run("ip neigh del " + peer_ip_ + " dev " + ifname_);
   }
 
   bool Add() {
-    added_ = Run("add dev " + ifname_ + " root plug limit 67108864");
+    pinned_ = Run("ip neigh replace " + peer_ip_ + " lladdr " + peer_mac_ +
+                  " dev " + ifname_ + " nud permanent");
+    added_ = pinned_ &&
+             Run("tc qdisc add dev " + ifname_ + " root plug limit 67108864");
     return added_;
   }
   bool Release() {
-    return Run("change dev " + ifname_ + " root plug release_indefinite");
+    return Run("tc qdisc change dev " + ifname_ +
+               " root plug release_indefinite");
   }
 
  private:
@@ -63,6 +75,9 @@ class Plug {
 
   std::string prefix_;
   std::string ifname_;
+  std::string peer_ip_;
+  std::string peer_mac_;
+  bool pinned_ = false;
   bool added_ = false;
 };
 
@@ -92,7 +107,10 @@ class HostileLend : public HostileTest {
     ASSERT_EQ(ModifyToRts(filler_), 0);
     ASSERT_NO_FATAL_FAILURE(
         MakeRegion(filler_.pd.get(), kTxqBytes, kAllAccess, &filled_));
-    plug_ = std::make_unique<Plug>(ns, *ifname);
+    std::ifstream mac_file("/sys/class/net/" + peer_ifname_ + "/address");
+    std::string mac;
+    ASSERT_TRUE(mac_file >> mac) << "no MAC address of " << peer_ifname_;
+    plug_ = std::make_unique<Plug>(ns, *ifname, peer.ip4, mac);
     ASSERT_TRUE(plug_->Add()) << "tc qdisc add dev " << *ifname << " plug";
   }
 
