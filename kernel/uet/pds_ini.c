@@ -120,7 +120,9 @@ static struct sk_buff *rue_pdc_close(struct rue_pdc *pdc);
  * them up to the device's 65,535 PDCIDs (issue 15, item 9), and many
  * QPs still may.  So PDCs are also charged to the memory cgroup of the
  * process that made the QP (rue_pds_qp_account()): a container's memory
- * limit bounds what its QPs hold.  The request waits for the CLOSE's
+ * limit bounds what its QPs hold (an atomic charge may pass the limit
+ * for a moment; the cgroup's next allocations reclaim, or its OOM killer
+ * acts, as for any GFP_ATOMIC charge).  The request waits for the CLOSE's
  * ACK, which drops the PDC and kicks the QP; with no PDC idle, for an
  * ACK that makes one so.  A PDC whose target never answered goes at
  * once.
