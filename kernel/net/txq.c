@@ -43,9 +43,8 @@
  * the drain drops those of a QP in ERR or RESET, and destroy_qp removes
  * a QP's packets before it frees it (rue_txq_purge()), which is also why
  * the drain may look at a queued packet's QP under txq->lock.  Both are
- * counted as discards of the priority.  Packets that lend an MR's pages
- * to a READ response are checked against the MR as they leave
- * (lend.c).
+ * counted as discards of the priority, as are READ responses whose MR
+ * was taken back (lend.c).
  *
  * Order.  A veth hands each packet to the input backlog of the CPU that
  * sends it, and two CPUs' backlogs are emptied independently: packets of
