@@ -9,8 +9,8 @@
 // The test moves itself into a new cgroup (cgroup2 at /sys/fs/cgroup,
 // memory controller on), makes kQps UET QPs, and lets each WRITE once to
 // device B: kQps PDCs.  The cgroup's memory.current must grow by at
-// least kMinPdcBytes per PDC while nothing else is allocated, and come
-// back down when the QPs are destroyed.
+// least kMinPdcBytes per PDC while nothing else is allocated.  (That they
+// are uncharged when freed is the slab allocator's part.)
 #include <infiniband/ruedv.h>
 #include <sys/stat.h>
 #include <unistd.h>
