@@ -16,7 +16,8 @@
 #    a UET initiator of rva's target PDCs (UDP socket, libpcap), and plays
 #    the owner of a QP's send ring;
 #  - the rue netlink family from another network namespace, from a user
-#    namespace of one's own, and as an unprivileged user (ruectl);
+#    namespace of one's own, and as an unprivileged user (ruectl), and
+#    random requests at it as root and as those users (rue_nl_fuzz);
 #  - every QP and MR the kernel created was released.
 #
 #   ns A: a0 10.5.0.1 (rue rva) <--veth--> b0 10.5.0.2 (rue rvb) :ns B
@@ -28,6 +29,7 @@ require_cmd rdma ip unshare setpriv timeout
 
 PROG=${caller_build:-$RUE_TOP/build}/userspace/tests/rue_hostile_test
 RUECTL=$RUE_BUILD/userspace/ruectl/ruectl
+NLFUZZ=${caller_build:-$RUE_TOP/build}/userspace/tests/rue_nl_fuzz
 kmsg_log=$RUE_OUT/rue_hostile.kmsg
 
 t_setup() {
@@ -149,6 +151,54 @@ t_nl_unprivileged() {
 	[ "$(cc_of_rva)" = "$before" ] || { echo "cc changed"; return 1; }
 }
 
+# rue_nl_fuzz (userspace/tests/nl_fuzz.cc): random requests at the
+# family.  As root at a device of its own (rvz, on a veth of its own in
+# A), whose settings and jobs it may change; then at rva as nobody, as
+# the root of a user namespace in A and from a network namespace of its
+# own, who may change nothing and see no QP or PDC (a quarter as many
+# requests each).  Every request is answered, root's changed something,
+# rva's settings and jobs are as before, and rvz still answers.
+# RUE_NL_FUZZ_COUNT (10000) sets root's count.
+nl_fuzz() {
+	local who=$1
+	shift
+	case $who in
+	root) ip netns exec "$A" "$NLFUZZ" "$@" ;;
+	nobody) ip netns exec "$A" setpriv --reuid=nobody --regid=nogroup \
+		--clear-groups --inh-caps=-all --bounding-set=-all "$NLFUZZ" "$@" ;;
+	userns) ip netns exec "$A" unshare -Ur "$NLFUZZ" "$@" ;;
+	ownns) unshare -Urn "$NLFUZZ" "$@" ;;
+	esac
+}
+
+t_nl_fuzz() {
+	local n=${RUE_NL_FUZZ_COUNT:-10000} idx before jobs who out
+	[ -x "$NLFUZZ" ] || { echo "rue_nl_fuzz is not built"; return 1; }
+	userns_works || return 1
+	ip -n "$A" link add z0 type veth peer name z1 &&
+	ip -n "$A" link set z0 up &&
+	ip netns exec "$A" rdma link add rvz type rue netdev z0 || return 1
+	defer "rdma link del rvz"
+	idx=$(rdma dev show rvz | cut -d: -f1)
+	out=$(nl_fuzz root -d rvz --index "$idx" -n "$n") || { echo "$out"; return 1; }
+	echo "root at rvz: $out"
+	# root's requests reached the handlers that change things
+	grep -q ' changes [1-9]' <<<"$out" || { echo "root changed nothing"; return 1; }
+	before=$(cc_of_rva) || return 1
+	jobs=$(ip netns exec "$A" "$RUECTL" job show rva) || return 1
+	idx=$(rdma dev show rva | cut -d: -f1)
+	for who in nobody userns ownns; do
+		out=$(nl_fuzz $who -d rva --index "$idx" -n $((n / 4)) --unprivileged) ||
+			{ echo "$who: $out"; return 1; }
+		echo "$who at rva: $out"
+	done
+	[ "$(cc_of_rva)" = "$before" ] || { echo "cc changed: $(cc_of_rva)"; return 1; }
+	[ "$(ip netns exec "$A" "$RUECTL" job show rva)" = "$jobs" ] ||
+		{ echo "jobs changed"; return 1; }
+	ip netns exec "$A" "$RUECTL" cc show rvz >/dev/null &&
+	rdma link del rvz && ip -n "$A" link del z0
+}
+
 # --- leaks ----------------------------------------------------------------
 
 count() {
@@ -206,6 +256,7 @@ if [ "$_tap_pass" = 1 ]; then
 	run_test "netlink: another namespace's devices are not seen" t_nl_netns_scope
 	run_test "netlink: root of a user namespace changes nothing" t_nl_userns_changes_nothing
 	run_test "netlink: an unprivileged user reads settings, not QPs or PDCs" t_nl_unprivileged
+	run_test "netlink: random requests answered, none changes what it may not" t_nl_fuzz
 	run_test "every QP and MR the kernel created was released" t_no_leaks
 fi
 tap_done
