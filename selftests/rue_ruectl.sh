@@ -185,6 +185,66 @@ t_job_console_clean() {
 	[ -z "$bad" ] || { echo "$bad"; return 1; }
 }
 
+# cc_set_u32 DEV ATTR VALUE: a CC_SET of one u32 CC attribute, sent as a
+# raw generic netlink request (ruectl checks ranges before it asks);
+# prints the kernel's answer as an errno number (0: done).
+cc_set_u32() {
+	python3 - "$@" <<'PY'
+import socket, struct, sys
+dev, attr, value = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def nla(t, data):
+    n = 4 + len(data)
+    return struct.pack("=HH", n, t) + data + b"\0" * ((4 - n % 4) % 4)
+def request(s, typ, cmd, attrs, seq):
+    body = struct.pack("=BBH", cmd, 1, 0) + attrs
+    s.send(struct.pack("=IHHII", 16 + len(body), typ, 5, seq, 0) + body)
+    while True:
+        msg = s.recv(65536)
+        n, t, _, sq, _ = struct.unpack_from("=IHHII", msg)
+        if sq != seq:
+            continue
+        if t == 2:  # NLMSG_ERROR: the answer (0: an ACK)
+            return -struct.unpack_from("=i", msg, 16)[0], msg
+        return 0, msg  # a reply; its ACK follows, skipped by seq
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+# CTRL_CMD_GETFAMILY (3) of "rue" from the controller (0x10)
+err, msg = request(s, 0x10, 3, nla(2, b"rue\0"), 1)
+if err:
+    sys.exit("no rue family")
+off, family = 20, None
+while off < len(msg):
+    n, t = struct.unpack_from("=HH", msg, off)
+    if t == 1:  # CTRL_ATTR_FAMILY_ID
+        family = struct.unpack_from("=H", msg, off + 4)[0]
+    off += (n + 3) & ~3
+# RUE_CMD_CC_SET (3): RUE_A_DEV_NAME (2), RUE_A_DEV_CC (13) nested
+cc = nla(attr, struct.pack("=I", value))
+err, _ = request(s, family, 3, nla(2, dev.encode() + b"\0") + nla(13 | 0x8000, cc), 2)
+print(err)
+PY
+}
+
+# PFC quanta are 1-65535 in the kernel's policy, not only in ruectl's:
+# the bound was once an NLA_POLICY_RANGE whose s16 fields made 0xffff
+# -1, no bound at all, and 6.1 warned on every request carrying the
+# attribute (issue 15, found by rue_nl_fuzz).
+t_pfc_quanta_policy() {
+	local quanta=30 err  # RUE_A_CC_PFC_QUANTA
+	"$RUECTL" cc set rc0 pfc-quanta 1000 || return 1
+	"$RUECTL" -j cc show rc0 | grep -q '"pfc-quanta":1000' ||
+		{ "$RUECTL" -j cc show rc0; return 1; }
+	err=$(cc_set_u32 rc0 $quanta 65536) || return 1
+	echo "pfc-quanta 65536: errno $err"
+	[ "$err" = 34 ] || return 1  # ERANGE
+	err=$(cc_set_u32 rc0 $quanta 0)
+	echo "pfc-quanta 0: errno $err"
+	[ "$err" = 34 ] || return 1
+	err=$(cc_set_u32 rc0 $quanta 65535)
+	[ "$err" = 0 ] || { echo "65535: errno $err"; return 1; }
+	"$RUECTL" -j cc show rc0 | grep -q '"pfc-quanta":65535' || return 1
+	t_job_console_clean
+}
+
 t_unit_tests_with_module() {
 	"$RUE_BUILD/userspace/ruectl/ruectl_test" --gtest_brief=1 2>&1 | tail -n 3
 	"$RUE_BUILD/userspace/ruectl/ruectl_test" >/dev/null 2>&1
@@ -209,6 +269,7 @@ run_test "job errors: device, exists, no such job, bad ID, uid, gid" t_job_error
 run_test "job add and del need CAP_NET_ADMIN" t_job_needs_cap_net_admin
 run_test "jobs go with their device" t_jobs_go_with_device
 run_test "kernel console clean after the job cases" t_job_console_clean
+run_test "PFC quanta out of 1-65535 refused by the kernel" t_pfc_quanta_policy
 run_test "bad input gives an error and exit 1" t_errors
 run_test "ruectl unit tests against the live family" t_unit_tests_with_module
 run_test "says when the module is not loaded" t_module_not_loaded

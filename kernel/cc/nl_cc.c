@@ -21,6 +21,13 @@ static struct netlink_range_validation rue_nl_mbps __ro_after_init = { 1, 100000
 static struct netlink_range_validation rue_nl_mbps0 __ro_after_init = { 0, 1000000 };
 static struct netlink_range_validation rue_nl_bytes __ro_after_init = { 1024, 1U << 31 };
 static struct netlink_range_validation rue_nl_backlog __ro_after_init = { 0, 64 << 20 };
+/*
+ * Not NLA_POLICY_RANGE(NLA_U32, 1, 0xffff): its bounds are s16, so 0xffff
+ * became -1, which 6.1's nla_get_range_unsigned() warns about on every
+ * request carrying the attribute (CC_GET too, open to any user), and
+ * which both kernels took as no upper bound (rue_nl_fuzz found it).
+ */
+static struct netlink_range_validation rue_nl_quanta __ro_after_init = { 1, 0xffff };
 
 /* Ranges of the settings; the DSCP map's entries are checked in set. */
 const struct nla_policy rue_cc_policy[RUE_A_CC_MAX + 1] = {
@@ -54,7 +61,7 @@ const struct nla_policy rue_cc_policy[RUE_A_CC_MAX + 1] = {
 	[RUE_A_CC_PFC_ENABLE] = { .type = NLA_U8 },
 	[RUE_A_CC_PFC_XOFF] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_backlog),
 	[RUE_A_CC_PFC_XON] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_backlog),
-	[RUE_A_CC_PFC_QUANTA] = NLA_POLICY_RANGE(NLA_U32, 1, 0xffff),
+	[RUE_A_CC_PFC_QUANTA] = NLA_POLICY_FULL_RANGE(NLA_U32, &rue_nl_quanta),
 	[RUE_A_CC_PFC_PAUSED] = { .type = NLA_REJECT,
 				  .reject_message = "read-only" },
 	[RUE_A_CC_PFC_ASSERTED] = { .type = NLA_REJECT,
