@@ -381,6 +381,12 @@ bool Fuzzer::Step(int fd, uint32_t seq) {
   Request r = formed ? BuildWellFormed(cmd, seq) : Build(cmd, seq);
   auto& b = r.bytes();
   if (!formed && OneIn(3)) Mutate(b);
+  // The command the kernel sees: a mutation may have changed its byte
+  // (a JOB_DEL made a DEV_GET succeeds, and changed nothing).
+  // A message cut inside the generic header is no command (0).
+  cmd = b.size() >= NLMSG_HDRLEN + GENL_HDRLEN
+            ? reinterpret_cast<genlmsghdr*>(b.data() + NLMSG_HDRLEN)->cmd
+            : 0;
   if (reinterpret_cast<nlmsghdr*>(b.data())->nlmsg_flags & NLM_F_DUMP) dumps_++;
   sockaddr_nl to{};
   to.nl_family = AF_NETLINK;
