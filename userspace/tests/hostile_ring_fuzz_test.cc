@@ -127,31 +127,27 @@ class HostileRingFuzz : public ::testing::Test {
   // A doorbell as librue rings it (userspace/provider/qp.c): the core's
   // POST_SEND or POST_RECV command with no work request.  Its result is
   // the kernel's business; it must return.
+  template <typename Post, typename Resp>
+  static void RingDoorbell(ibv_qp* qp, uint32_t command, uint32_t wqe_size) {
+    struct {
+      ib_uverbs_cmd_hdr hdr;
+      Post post;
+    } c{};
+    Resp resp{};
+    c.hdr.command = command;
+    c.hdr.in_words = sizeof(c) / 4;
+    c.hdr.out_words = sizeof(resp) / 4;
+    c.post.response = reinterpret_cast<uintptr_t>(&resp);
+    c.post.qp_handle = qp->handle;
+    c.post.wqe_size = wqe_size;
+    (void)!write(qp->context->cmd_fd, &c, sizeof(c));
+  }
+
   static void RingDoorbells(ibv_qp* qp) {
-    struct {
-      ib_uverbs_cmd_hdr hdr;
-      ib_uverbs_post_send post;
-    } s{};
-    ib_uverbs_post_send_resp sresp{};
-    s.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
-    s.hdr.in_words = sizeof(s) / 4;
-    s.hdr.out_words = sizeof(sresp) / 4;
-    s.post.response = reinterpret_cast<uintptr_t>(&sresp);
-    s.post.qp_handle = qp->handle;
-    s.post.wqe_size = sizeof(ib_uverbs_send_wr);
-    (void)!write(qp->context->cmd_fd, &s, sizeof(s));
-    struct {
-      ib_uverbs_cmd_hdr hdr;
-      ib_uverbs_post_recv post;
-    } r{};
-    ib_uverbs_post_recv_resp rresp{};
-    r.hdr.command = IB_USER_VERBS_CMD_POST_RECV;
-    r.hdr.in_words = sizeof(r) / 4;
-    r.hdr.out_words = sizeof(rresp) / 4;
-    r.post.response = reinterpret_cast<uintptr_t>(&rresp);
-    r.post.qp_handle = qp->handle;
-    r.post.wqe_size = sizeof(ib_uverbs_recv_wr);
-    (void)!write(qp->context->cmd_fd, &r, sizeof(r));
+    RingDoorbell<ib_uverbs_post_send, ib_uverbs_post_send_resp>(
+        qp, IB_USER_VERBS_CMD_POST_SEND, sizeof(ib_uverbs_send_wr));
+    RingDoorbell<ib_uverbs_post_recv, ib_uverbs_post_recv_resp>(
+        qp, IB_USER_VERBS_CMD_POST_RECV, sizeof(ib_uverbs_recv_wr));
   }
 
   // Posts through librue on the victim, whose own index it writes over
