@@ -199,7 +199,9 @@ t_kill() {
 t_rmmod() {
 	up && traffic || return 1
 	timeout 60 rmmod rue || { echo "rmmod failed or hung"; return 1; }
-	gone rca rcb && end_traffic && finish
+	gone rca rcb && end_traffic || return 1
+	_run_cleanup
+	! rue_module_loaded || { echo "rue still loaded"; return 1; }
 }
 
 # relink DEV: DEV (rca in A on a0, rcb in B on b0) added again, with
