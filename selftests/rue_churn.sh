@@ -16,7 +16,7 @@
 # Traffic, servers in B and clients in A, each for up to 120 s:
 # rueperf RC WRITE over 2 QPs and UET RUD SEND over 2 peers (both
 # verified), and perftest's ib_read_bw (READ responses in flight).
-# RUE_CHURN_CYCLES (4) sets how many delete-under-traffic cycles the
+# RUE_CHURN_CYCLES (2) sets how many delete-under-traffic cycles the
 # last case runs.
 caller_build=${RUE_BUILD:-}
 source "$(dirname "$0")/lib.sh"
@@ -35,7 +35,7 @@ fi
 
 job=$((0x5252))
 log=$RUE_OUT/rue_churn
-cycles=${RUE_CHURN_CYCLES:-4}
+cycles=${RUE_CHURN_CYCLES:-2}
 pids=()
 
 # up: namespaces A and B (new ones), the veth pair, the two devices and
