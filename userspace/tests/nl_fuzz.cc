@@ -103,6 +103,13 @@ class Request {
   std::vector<uint8_t> buf_;
 };
 
+// A u32 attribute's payload, in host order as netlink wants it.
+std::vector<uint8_t> U32(uint32_t v) {
+  std::vector<uint8_t> p(sizeof(v));
+  std::memcpy(p.data(), &v, sizeof(v));
+  return p;
+}
+
 class Fuzzer {
  public:
   Fuzzer(const Options& opt, uint16_t family)
@@ -181,9 +188,7 @@ void Fuzzer::PutDevice(Request& r) {
     // free: a root run must not change the devices of other tests.
     uint32_t idx = opt_.index + static_cast<uint32_t>(Pick(2));
     if (OneIn(8)) idx = static_cast<uint32_t>(rng_());
-    std::vector<uint8_t> p(sizeof(idx));
-    std::memcpy(p.data(), &idx, sizeof(idx));
-    r.Put(RUE_A_DEV_INDEX, p);
+    r.Put(RUE_A_DEV_INDEX, U32(idx));
   } else {
     r.Put(RUE_A_DEV_NAME, DeviceName());
   }
@@ -261,9 +266,7 @@ Request Fuzzer::BuildWellFormed(uint8_t cmd, uint32_t seq) {
   Request r(family_, cmd, NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
             seq);
   if (OneIn(2)) {
-    std::vector<uint8_t> p(sizeof(opt_.index));
-    std::memcpy(p.data(), &opt_.index, sizeof(opt_.index));
-    r.Put(RUE_A_DEV_INDEX, p);
+    r.Put(RUE_A_DEV_INDEX, U32(opt_.index));
   } else {
     const char* name = opt_.device.c_str();  // with its NUL
     r.Put(RUE_A_DEV_NAME,
@@ -286,27 +289,22 @@ Request Fuzzer::Build(uint8_t cmd, uint32_t seq) {
   if (OneIn(32)) r.SetVersion(static_cast<uint8_t>(rng_()));
   if (!OneIn(8)) PutDevice(r);
   if (OneIn(16)) PutDevice(r);  // twice, or index and name
+  // The nests the family knows (type, its attributes' last type), and
+  // any type holding attributes up to 16; or a plain attribute.
+  static const std::pair<uint16_t, uint16_t> nests[] = {
+      {RUE_A_DEV_CC, RUE_A_CC_MAX},
+      {RUE_A_DEV_JOB, RUE_A_JOB_MAX},
+      {RUE_A_DEV_QP, RUE_A_QP_MAX},
+      {RUE_A_DEV_PDC, RUE_A_PDC_MAX}};
   for (uint64_t i = Pick(3); i > 0; i--) {
-    switch (Pick(6)) {
-      case 0:
-        PutNest(r, RUE_A_DEV_CC, RUE_A_CC_MAX);
-        break;
-      case 1:
-        PutNest(r, RUE_A_DEV_JOB, RUE_A_JOB_MAX);
-        break;
-      case 2:
-        PutNest(r, RUE_A_DEV_QP, RUE_A_QP_MAX);
-        break;
-      case 3:
-        PutNest(r, RUE_A_DEV_PDC, RUE_A_PDC_MAX);
-        break;
-      case 4:
-        PutNest(r, static_cast<uint16_t>(Pick(RUE_A_DEV_MAX + 3u)), 16);
-        break;
-      default:
-        r.Put(static_cast<uint16_t>(Pick(RUE_A_DEV_MAX + 3u)), Payload());
-        break;
-    }
+    uint64_t k = Pick(std::size(nests) + 2);
+    auto any = static_cast<uint16_t>(Pick(RUE_A_DEV_MAX + 3u));
+    if (k < std::size(nests))
+      PutNest(r, nests[k].first, nests[k].second);
+    else if (k == std::size(nests))
+      PutNest(r, any, 16);
+    else
+      r.Put(any, Payload());
   }
   return r;
 }
