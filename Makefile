@@ -9,11 +9,14 @@
 #                   test kernel; last line "N passed, N failed"
 #   make demo       boot a guest, create rue0 over a veth pair, ibv_devinfo
 #
-# Variables: KVER (one kernel release), DESTDIR, PREFIX, V=1.
+# Variables: KVER (one kernel release), KROOT (the root that kernel is
+# installed under, for the sanitizer kernel: scripts/san-kernel --root),
+# DESTDIR, PREFIX, V=1.
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD := $(TOP)/build
 PREFIX ?= /usr/local
+KROOT ?=
 DESTDIR ?=
 
 RUE_VERSION := $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
@@ -45,7 +48,7 @@ $(BUILD)/kernel/%/rue.ko: $(KSRC)
 	@cd $(TOP)/kernel && for f in Kbuild $$(find . -name '*.[ch]'); do \
 		mkdir -p $(@D)/$$(dirname $$f) && ln -sf $(TOP)/kernel/$$f $(@D)/$$f; done
 	@find $(@D) -path $(@D)/modroot -prune -o -xtype l -print | xargs -r rm -f
-	$(MAKE) -C /lib/modules/$*/build M=$(@D) W=1 \
+	$(MAKE) -C $(KROOT)/lib/modules/$*/build M=$(@D) W=1 \
 		RUE_UAPI=$(TOP)/uapi RUE_VERSION=$(RUE_VERSION) \
 		KCFLAGS="-Werror" modules
 
@@ -55,10 +58,10 @@ $(BUILD)/kernel/%/rue.ko: $(KSRC)
 $(BUILD)/kernel/%/modroot.stamp: $(BUILD)/kernel/%/rue.ko
 	@rm -rf $(@D)/modroot
 	@mkdir -p $(@D)/modroot/lib/modules/$*/updates
-	@ln -s /lib/modules/$*/kernel $(@D)/modroot/lib/modules/$*/kernel
-	@cp /lib/modules/$*/modules.order /lib/modules/$*/modules.builtin \
+	@ln -s $(KROOT)/lib/modules/$*/kernel $(@D)/modroot/lib/modules/$*/kernel
+	@cp $(KROOT)/lib/modules/$*/modules.order $(KROOT)/lib/modules/$*/modules.builtin \
 		$(@D)/modroot/lib/modules/$*/
-	@cp /lib/modules/$*/modules.builtin.modinfo $(@D)/modroot/lib/modules/$*/ 2>/dev/null || true
+	@cp $(KROOT)/lib/modules/$*/modules.builtin.modinfo $(@D)/modroot/lib/modules/$*/ 2>/dev/null || true
 	@cp $< $(@D)/modroot/lib/modules/$*/updates/rue.ko
 	depmod -b $(@D)/modroot $*
 	@touch $@

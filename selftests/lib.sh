@@ -179,6 +179,10 @@ rue_install_module() {
 	fi
 	mkdir -p "/lib/modules/$k/updates" &&
 	cp "$m/updates/rue.ko" "/lib/modules/$k/updates/rue.ko" &&
+	# a kernel the host has not installed (the sanitizer kernel):
+	# its own modules, where the module tree's link points
+	{ [ -e "/lib/modules/$k/kernel" ] ||
+	  ln -s "$(readlink "$m/kernel")" "/lib/modules/$k/kernel"; } &&
 	cp "$m"/modules.* "/lib/modules/$k/" &&
 	modprobe ib_uverbs
 }
