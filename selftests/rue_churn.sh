@@ -17,7 +17,10 @@
 # rueperf RC WRITE over 2 QPs and UET RUD SEND over 2 peers (both
 # verified), and perftest's ib_read_bw (READ responses in flight).
 # RUE_CHURN_CYCLES (2) sets how many delete-under-traffic cycles the
-# last case runs.
+# first case runs.  RUE_TIME_SCALE (1) multiplies every time bound: a
+# kernel that runs everything N times slower (the sanitizer kernel:
+# scripts/check sets it from its measured slowdown) gets N times longer
+# before a teardown counts as hung.
 caller_build=${RUE_BUILD:-}
 source "$(dirname "$0")/lib.sh"
 
@@ -36,7 +39,12 @@ fi
 job=$((0x5252))
 log=$RUE_OUT/rue_churn
 cycles=${RUE_CHURN_CYCLES:-2}
+scale=${RUE_TIME_SCALE:-1}
 pids=()
+
+# ms N, sec N: a bound of N milliseconds (seconds) on a kernel of normal speed.
+ms() { echo $(($1 * scale)); }
+sec() { echo $(($1 * scale)); }
 
 # up: namespaces A and B (new ones), the veth pair, the two devices and
 # the UET job on both.
@@ -80,8 +88,8 @@ traffic() {
 	bg "$B" "$log.rc.srv" "$prog" server -d rcb --port 18530
 	bg "$B" "$log.uet.srv" "$prog" server -d rcb --port 18531
 	bg "$B" "$log.read.srv" ib_read_bw -d rcb -x "$gid_b" -p 18532 -D 120 -s 65536
-	busywait 30000 listening "$B" 18530 && busywait 30000 listening "$B" 18531 &&
-	busywait 30000 listening "$B" 18532 || { echo "servers not listening"; return 1; }
+	busywait "$(ms 30000)" listening "$B" 18530 && busywait "$(ms 30000)" listening "$B" 18531 &&
+	busywait "$(ms 30000)" listening "$B" 18532 || { echo "servers not listening"; return 1; }
 	bg "$A" "$log.rc.cli" "$prog" client -d rca 10.7.0.2 --port 18530 \
 		--op write -P 2 -D 120 --verify
 	bg "$A" "$log.uet.cli" "$prog" client -d rca 10.7.0.2 --port 18531 \
@@ -89,11 +97,11 @@ traffic() {
 	bg "$A" "$log.read.cli" ib_read_bw -d rca -x "$gid_a" -p 18532 -D 120 \
 		-s 65536 10.7.0.2
 	# rueperf's 2 RC QPs and perftest's in RTS (not counting GSI's)
-	busywait 30000 bash -c "[ \$(rdma res show qp link rca/1 |
+	busywait "$(ms 30000)" bash -c "[ \$(rdma res show qp link rca/1 |
 		grep -v 'lqpn 1 ' | grep -c RTS) -ge 3 ]" ||
 		{ echo "QPs not up:"; rdma res show qp; return 1; }
-	busywait 30000 uet_flowing || { echo "no UET PDC"; return 1; }
-	busywait 30000 moving rca || { echo "no traffic on rca"; return 1; }
+	busywait "$(ms 30000)" uet_flowing || { echo "no UET PDC"; return 1; }
+	busywait "$(ms 30000)" moving rca || { echo "no traffic on rca"; return 1; }
 }
 
 # all_gone: every traffic process has exited (a zombie counts as gone).
@@ -110,7 +118,7 @@ all_gone() {
 # gone within 20 s - one stuck in the kernel is a defect.
 end_traffic() {
 	kill -9 "${pids[@]}" 2>/dev/null
-	if ! busywait 20000 all_gone; then
+	if ! busywait "$(ms 20000)" all_gone; then
 		echo "traffic processes left after SIGKILL:"
 		ps -o pid,stat,wchan:32,args -p "${pids[*]// /,}"
 		return 1
@@ -143,7 +151,7 @@ serving() {
 # QP or MR kept a reference to it.
 finish() {
 	_run_cleanup
-	busywait 10000 bash -c '! ls /sys/class/infiniband | grep -q "^rc[ab]$"' ||
+	busywait "$(ms 10000)" bash -c '! ls /sys/class/infiniband | grep -q "^rc[ab]$"' ||
 		{ echo "devices left"; ls /sys/class/infiniband; return 1; }
 	rmmod rue || { echo "rue refcnt $(cat /sys/module/rue/refcnt)"; return 1; }
 }
@@ -156,14 +164,15 @@ t_serving() {
 gone() {
 	local d
 	for d in "$@"; do
-		busywait 30000 bash -c "! [ -e /sys/class/infiniband/$d ]" ||
+		busywait "$(ms 30000)" bash -c "! [ -e /sys/class/infiniband/$d ]" ||
 			{ echo "$d still registered"; return 1; }
 	done
 }
 
 # link_del DEV: "rdma link delete" returns within 30 s.
 link_del() {
-	timeout 30 rdma link del "$1" || { echo "rdma link del $1 failed or hung"; return 1; }
+	timeout "$(sec 30)" rdma link del "$1" ||
+		{ echo "rdma link del $1 failed or hung"; return 1; }
 }
 
 # The veth pair is deleted: both devices lose their netdev at once.
@@ -189,7 +198,7 @@ t_netns() {
 t_kill() {
 	up && traffic || return 1
 	end_traffic || return 1
-	busywait 10000 idle rca && busywait 10000 idle rcb ||
+	busywait "$(ms 10000)" idle rca && busywait "$(ms 10000)" idle rcb ||
 		{ echo "not idle"; rdma res show; return 1; }
 	finish
 }
@@ -198,7 +207,7 @@ t_kill() {
 # user contexts are open and busy (rue disassociates them).
 t_rmmod() {
 	up && traffic || return 1
-	timeout 60 rmmod rue || { echo "rmmod failed or hung"; return 1; }
+	timeout "$(sec 60)" rmmod rue || { echo "rmmod failed or hung"; return 1; }
 	gone rca rcb && end_traffic || return 1
 	_run_cleanup
 	! rue_module_loaded || { echo "rue still loaded"; return 1; }
@@ -225,7 +234,7 @@ t_cycles() {
 		traffic || { echo "cycle $i"; return 1; }
 		sleep "0.$((RANDOM % 500))"
 		link_del "$dev" && gone "$dev" && end_traffic &&
-		busywait 10000 idle "$other" && relink "$dev" ||
+		busywait "$(ms 10000)" idle "$other" && relink "$dev" ||
 			{ echo "cycle $i"; rdma res show; return 1; }
 	done
 	echo "$cycles cycles"
