@@ -490,9 +490,11 @@ rue_stat() {
 # Run a GoogleTest program of userspace/tests with --tap, its TAP lines
 # renumbered into ours: run_gtest NAME PROGRAM TIMEOUT [ARG...]
 # With RUE_GTEST_NS=NS (e.g. "RUE_GTEST_NS=$B run_gtest ..."), the
-# program runs in network namespace NS.
+# program runs in network namespace NS.  TIMEOUT (seconds) is for a
+# kernel of normal speed: RUE_TIME_SCALE (1) multiplies it (the
+# sanitizer kernel runs everything 4-8 times slower).
 run_gtest() {
-	local name=$1 prog=$2 limit=$3 line rc="" plan=0 fd
+	local name=$1 prog=$2 limit=$(($3 * ${RUE_TIME_SCALE:-1})) line rc="" plan=0 fd
 	shift 3
 	tap_log "program: $prog"
 	exec {fd}< <(in_ns "${RUE_GTEST_NS:--}" \
