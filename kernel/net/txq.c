@@ -40,11 +40,13 @@
  * consumer may free or reuse the buffers, and a packet still queued here
  * would put whatever they hold then on the wire (under an ICRC computed
  * over the old bytes).  So packets carry their QP (rue_txq_set_owner());
- * the drain drops those of a QP in ERR or RESET, and destroy_qp removes
- * a QP's packets before it frees it (rue_txq_purge()), which is also why
- * the drain may look at a queued packet's QP under txq->lock.  Both are
- * counted as discards of the priority, as are READ responses whose MR
- * was taken back (lend.c).
+ * the drain drops those that lend (page fragments) of a QP in ERR or
+ * RESET, and destroy_qp removes them before it frees the QP
+ * (rue_txq_purge()), which is also why the drain may look at a queued
+ * packet's QP under txq->lock.  Both are counted as discards of the
+ * priority, as are READ responses whose MR was taken back (lend.c).  A
+ * packet that lends nothing still goes: a NAK queued as its QP failed
+ * is the requester's only news of the error.
  *
  * Order.  A veth hands each packet to the input backlog of the CPU that
  * sends it, and two CPUs' backlogs are emptied independently: packets of
@@ -291,8 +293,9 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 		pr->qbytes -= skb->len;
 		/* its QP is alive: destroy_qp purges under this lock */
 		qp = *rue_txq_owner(skb);
-		if (qp && (READ_ONCE(qp->state) == IB_QPS_ERR ||
-			   READ_ONCE(qp->state) == IB_QPS_RESET))
+		if (qp && skb_shinfo(skb)->nr_frags &&
+		    (READ_ONCE(qp->state) == IB_QPS_ERR ||
+		     READ_ONCE(qp->state) == IB_QPS_RESET))
 			*rue_txq_owner(skb) = RUE_TXQ_STALE;
 		if (cfg->ets_mask & BIT(p))
 			pr->deficit -= skb->len;
@@ -765,11 +768,12 @@ void rue_txq_cancel(struct rue_qp *qp)
 }
 
 /**
- * rue_txq_purge() - drop the packets a QP left in the queues
+ * rue_txq_purge() - drop the packets a QP left in the queues that lend
  * @qp: a QP being destroyed, whose engine and receive path have stopped:
  *	it queues no more packets
  *
- * After this no queued packet refers to the QP or lends its memory.
+ * After this no queued packet refers to the QP or lends its memory; the
+ * others go as the device's.
  */
 void rue_txq_purge(struct rue_qp *qp)
 {
@@ -786,6 +790,9 @@ void rue_txq_purge(struct rue_qp *qp)
 		pr = &txq->prio[p];
 		skb_queue_walk_safe(&pr->q, skb, tmp) {
 			if (*rue_txq_owner(skb) != qp)
+				continue;
+			*rue_txq_owner(skb) = NULL;
+			if (!skb_shinfo(skb)->nr_frags)
 				continue;
 			__skb_unlink(skb, &pr->q);
 			pr->qbytes -= skb->len;

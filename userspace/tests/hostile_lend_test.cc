@@ -136,6 +136,17 @@ class HostileLend : public HostileTest {
     return out;
   }
 
+  // Fills what rue may have in the stack, behind the plug: the filler's
+  // answers to a READ of kTxqBytes.  Returns tx_packets then in @built.
+  void FillStack(int64_t* built) {
+    *built = Counter("tx_packets");
+    auto fill = Read(kPeerPsn, filled_.addr(), filled_.rkey(), kTxqBytes);
+    fill.bth.dest_qp = filler_.qpn();
+    ASSERT_NO_FATAL_FAILURE(Inject(fill));
+    *built += kTxqBytes / mtu_;
+    ASSERT_TRUE(CounterReaches(*dev_, "tx_packets", *built));
+  }
+
   // Makes @r, kPackets MTUs of random bytes from @seed; fills the stack
   // behind the plug, then sends a READ of all of @r at kPeerPsn and waits
   // until its responses were built: queued in rue, since none went to
@@ -146,17 +157,34 @@ class HostileLend : public HostileTest {
     const Region& r = *out;
     FillRandom(out->buf.span(), seed);
     discards_ = Counter("tx_prio3_discards");
-    int64_t built = Counter("tx_packets");
-    auto fill = Read(kPeerPsn, filled_.addr(), filled_.rkey(), kTxqBytes);
-    fill.bth.dest_qp = filler_.qpn();
-    ASSERT_NO_FATAL_FAILURE(Inject(fill));
-    built += kTxqBytes / mtu_;
-    ASSERT_TRUE(CounterReaches(*dev_, "tx_packets", built));
+    int64_t built;
+    ASSERT_NO_FATAL_FAILURE(FillStack(&built));
     sent_ = Counter("tx_prio3_packets");
     ASSERT_NO_FATAL_FAILURE(
         Inject(Read(kPeerPsn, r.addr(), r.rkey(), kPackets * mtu_)));
     ASSERT_TRUE(CounterReaches(*dev_, "tx_packets", built + kPackets));
     ASSERT_EQ(Counter("tx_prio3_packets"), sent_) << "not held in rue";
+  }
+
+  // A READ naming a key the target never gave, while the stack is full:
+  // the target's NAK waits in rue and its QP goes to the error state
+  // (a remote access error, rc_resp.c).  Then, if @destroy, the
+  // QP is destroyed.  The NAK goes when the queue moves.
+  void RefusedWhileHeld(bool destroy) {
+    int64_t built;
+    ASSERT_NO_FATAL_FAILURE(FillStack(&built));
+    const int64_t naks = Counter("error_nak_sent");
+    const int64_t sent = Counter("tx_prio6_packets");  // ACKs' priority
+    const int64_t discards = Counter("tx_prio6_discards");
+    ASSERT_NO_FATAL_FAILURE(Inject(Read(kPeerPsn, 0x10000, 0xbad00, mtu_)));
+    ASSERT_TRUE(CounterReaches(*dev_, "error_nak_sent", naks + 1));
+    ASSERT_EQ(Counter("tx_prio6_packets"), sent) << "not held in rue";
+    if (destroy) t_.qp.reset();
+    ASSERT_TRUE(plug_->Release());
+    EXPECT_TRUE(WaitAnswer([](const Answer& a) {
+      return IsNak(a, kPeerPsn, wire::NakCode::kRemoteAccessError);
+    }));
+    EXPECT_EQ(Counter("tx_prio6_discards"), discards);
   }
 
   Side filler_;
@@ -200,6 +228,21 @@ TEST_F(HostileLend, ResponsesOfAKeptRegionGoOutWhenTheQueueMoves) {
     got.insert(got.end(), a.payload.begin(), a.payload.end());
   EXPECT_TRUE(SameBytes(got, r.buf.span()));
   EXPECT_EQ(Counter("tx_prio3_discards"), discards_);
+}
+
+// A packet that lends no memory is the QP's answer, not its data: a NAK
+// queued when its QP fails goes out, and is the requester's only news of
+// the error.  Before, the drain dropped every packet of a QP in the
+// error state and destroy_qp every packet of the QP: the requester
+// retried until its retries ran out.  Seen on the sanitizer kernel,
+// where the stack drains slowly (ResponsesOfARegionTakenBackAreDropped's
+// NAK, 2 runs in 4).
+TEST_F(HostileLend, ANakQueuedWhenItsQpFailsStillGoesOut) {
+  RefusedWhileHeld(false);
+}
+
+TEST_F(HostileLend, ANakQueuedWhenItsQpIsDestroyedStillGoesOut) {
+  RefusedWhileHeld(true);
 }
 
 }  // namespace
