@@ -92,6 +92,15 @@ struct rue_req {
 	struct hrtimer rto_timer;	/* retransmission (IBTA 9.7.6.1.3) */
 	ktime_t rto_deadline;
 	struct hrtimer rnr_timer;
+	/* tail-loss probes and the RTT they wait for (rc_timer.c) */
+	struct hrtimer tlp_timer;
+	ktime_t tlp_deadline;
+	ktime_t rtt_start;		/* when rtt_psn was sent */
+	u32 rtt_psn;			/* its ACK is an RTT sample */
+	u32 srtt_ns;			/* smoothed RTT, 0: no sample yet */
+	bool rtt_pending;		/* rtt_psn sent, not yet ACKed */
+	bool tlp_ackreq;		/* the next packet is a probe */
+	u8 tlp_count;			/* probes since una_psn moved */
 };
 
 enum rue_res_type {

@@ -28,6 +28,7 @@ static const struct rdma_stat_desc rue_stat_descs[RUE_NSTATS] = {
 	[RUE_STAT_RX_STALE_RESPONSES].name = "stale_responses",
 	[RUE_STAT_RETRANSMITS].name = "retransmits",
 	[RUE_STAT_RTO_TIMEOUTS].name = "local_ack_timeout_err",
+	[RUE_STAT_TLP_PROBES].name = "tlp_probes",
 	[RUE_STAT_RETRY_EXCEEDED].name = "retry_exceeded",
 	[RUE_STAT_RNR_NAK_SENT].name = "rnr_nak_sent",
 	[RUE_STAT_RNR_NAK_RCVD].name = "rnr_nak_retry_err",
@@ -156,13 +157,16 @@ static const struct ib_device_ops rue_stats_ops = {
  * NLMSG_DEFAULT_SIZE; with more counter names than fit, every such
  * query fails with EMSGSIZE.  Adding a counter must not do that
  * silently: the module then refuses to load.  The room kept for the
- * message's other attributes covers the longest device name.
+ * message's other attributes is what nldev puts there (6.1, 6.12): the
+ * device's index (8 bytes), its name (68 at IB_DEVICE_NAME_MAX), the
+ * port's index (8) and the counters' nest header (4), 88 bytes, and a
+ * little more.
  *
  * Return: 0, or -E2BIG.
  */
 int rue_stats_check(void)
 {
-	size_t len = 0, budget = NLMSG_DEFAULT_SIZE - 128;
+	size_t len = 0, budget = NLMSG_DEFAULT_SIZE - 96;
 	int i;
 
 	for (i = 0; i < RUE_NSTATS; i++)

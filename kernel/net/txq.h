@@ -64,4 +64,15 @@ void rue_txq_pause(struct rue_dev *rdev, unsigned int prio, u64 ns);
 u64 rue_txq_pause_duration(struct rue_dev *rdev, unsigned int prio);
 u8 rue_txq_paused(struct rue_dev *rdev);
 
+/*
+ * Priorities whose packets wait in rue now: queued behind others, or
+ * paused by PFC.  Read without the lock: a hint.
+ */
+static inline u8 rue_txq_held(const struct rue_txq *txq)
+{
+	unsigned long s = READ_ONCE(txq->state);
+
+	return (s | s >> 8) & 0xff;
+}
+
 #endif /* _RUE_TXQ_H */

@@ -87,6 +87,7 @@ void rue_req_rewind(struct rue_qp *qp)
 			break;
 	}
 	if (i == req->head || !rue_req_started(qp, i)) {
+		req->rtt_pending = false;
 		req->psn = req->una_psn;
 		req->cur = i;
 		req->cur_off = 0;
@@ -111,6 +112,7 @@ void rue_req_rewind(struct rue_qp *qp)
 	req->psn = req->una_psn;
 	req->rd_atomic = 0;
 	req->nak_psn = req->una_psn;
+	req->rtt_pending = false;	/* Karn: no sample from a resend */
 	/* Early bits are kept relative to una_psn; backwards, start over. */
 	if (rue_psn_diff(req->una_psn, una) < 0)
 		rue_req_early_clear(req);
@@ -292,6 +294,43 @@ static struct rue_swqe *rue_req_oldest(struct rue_qp *qp)
 	u32 i;
 
 	return rue_req_oldest_at(qp, &i);
+}
+
+/*
+ * The tail-loss probe is due (rc_timer.c): nothing answered what is in
+ * flight for a PTO.  Send the newest packet again, asking for an ACK: the
+ * transmitter builds it from the WQE it belongs to (sent_cur) and, once
+ * it is out, stands where it stood.  Only when nothing is being sent
+ * again (psn == sent_psn, the caller checks).  A READ or atomic has no
+ * packet of its own to repeat that would not ask for its answer again
+ * under its first PSN; one that is all in flight is asked again from
+ * una_psn, as a go-back does (and counted as one in retransmits).
+ *
+ * Return: true if the transmitter has something to send.
+ */
+bool rue_req_probe(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+	u32 last = rue_psn_add(req->sent_psn, -1), i;
+	struct rue_swqe *w = rue_swqe(qp, req->sent_cur);
+
+	req->tlp_count++;
+	req->rtt_pending = false;
+	if (rue_is_data(w->sqe.opcode) && !w->done &&
+	    rue_psn_diff(last, w->first_psn) >= 0 &&
+	    rue_psn_diff(last, w->last_psn) <= 0) {
+		req->cur = req->sent_cur;
+		req->cur_off = rue_psn_diff(last, w->first_psn) * qp->mtu;
+		req->psn = last;
+		req->tlp_ackreq = true;
+	} else if (rue_req_oldest_at(qp, &i) && i == req->sent_cur &&
+		   rue_is_read_or_atomic(w->sqe.opcode)) {
+		rue_req_rewind(qp);
+	} else {
+		return false;
+	}
+	rue_stat_inc(qp->rdev, RUE_STAT_TLP_PROBES);
+	return true;
 }
 
 static u8 rue_nak_status(u8 syn)
@@ -741,7 +780,12 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
 		req->retry_left = qp->attr.retry_cnt;
 		req->nak_psn = req->una_psn - 1;
 		req->early_pkts = 0;
+		if (req->rtt_pending &&
+		    rue_psn_diff(req->una_psn, req->rtt_psn) > 0)
+			rue_req_rtt_sample(req, ktime_get());
+		req->tlp_count = 0;
 		rue_req_arm_rto(qp, true);
+		rue_req_arm_tlp(qp);
 	}
 	spin_unlock_bh(&req->lock);
 	return true;

@@ -37,6 +37,7 @@
 #include <linux/hrtimer.h>
 
 #include "pkt.h"
+#include "rc_comp.h"
 #include "rc_req.h"
 #include "core/caps.h"
 #include "core/cq.h"
@@ -351,6 +352,8 @@ static bool rue_req_ackreq(struct rue_qp *qp, bool last)
 
 	if (req->unacked)
 		return false;
+	if (req->tlp_ackreq)		/* a probe: rc_timer.c */
+		return true;
 	if (rue_psn_diff(req->psn, req->ackreq_psn) >= every ||
 	    rue_psn_diff(req->psn, req->una_psn) >= req->cwnd.cwnd - every)
 		return true;
@@ -361,6 +364,17 @@ static bool rue_req_ackreq(struct rue_qp *qp, bool last)
 	next = rue_swqe(qp, req->cur + 1);
 	return next->done || !rue_is_data(next->sqe.opcode) ||
 	       (next->sqe.flags & RUE_SQE_FENCE);
+}
+
+/*
+ * The packet just built, new and asking for an ACK, times the round trip
+ * until its ACK (rc_timer.c); one sample in flight at a time.
+ */
+static void rue_req_rtt_start(struct rue_req *req)
+{
+	req->rtt_pending = true;
+	req->rtt_psn = req->ackreq_psn;
+	req->rtt_start = ktime_get();
 }
 
 /*
@@ -382,7 +396,7 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	struct rue_swqe *w = rue_swqe(qp, req->cur);
 	struct sk_buff *skb;
 	u32 len, max_rd, nseg;
-	bool ackreq;
+	bool ackreq, fresh;
 
 	if (w->done) {
 		req->cur++;
@@ -446,10 +460,15 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 	skb = rue_req_data_pkt(qp, w, req->cur_off, len, nseg, ackreq);
 	if (!skb)
 		return false;
+	fresh = rue_psn_diff(req->psn, req->sent_psn) >= 0;
 	req->psn = rue_psn_add(req->psn, nseg);
 	rue_req_sent(req);
-	if (ackreq)
+	req->tlp_ackreq = false;
+	if (ackreq) {
 		req->ackreq_psn = rue_psn_add(req->psn, -1);
+		if (fresh && !req->rtt_pending)
+			rue_req_rtt_start(req);
+	}
 	if (req->unacked)
 		req->una_psn = req->psn;
 	req->cur_off += len;
@@ -510,6 +529,8 @@ int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 	if (req->bad_prod)
 		*error = true;
 	rue_req_arm_rto(qp, false);
+	if (n)
+		rue_req_arm_tlp(qp);
 	if (rue_sq_retire(qp))
 		*error = true;
 out:
@@ -538,4 +559,8 @@ void rue_req_start(struct rue_qp *qp)
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->rnr_wait = false;
+	req->rtt_pending = false;
+	req->srtt_ns = 0;
+	req->tlp_ackreq = false;
+	req->tlp_count = 0;
 }

@@ -2,17 +2,57 @@
 /*
  * RC requester, what times out: the retransmission timer (IBTA vol 1,
  * 9.7.6.1.3), which goes back to the oldest incomplete WQE or fails it
- * when the retries are spent, and the RNR timer (9.7.5.2.8), after which
- * the transmitter resends from the NAKed PSN.  Both are soft hrtimers;
- * their work runs under req.lock, as rc_comp.c's.
+ * when the retries are spent, the RNR timer (9.7.5.2.8), after which
+ * the transmitter resends from the NAKed PSN, and the tail-loss probe
+ * below.  All are soft hrtimers; their work runs under req.lock, as
+ * rc_comp.c's.
+ *
+ * Tail-loss probes.  A lost packet with nothing sent after it draws no
+ * sequence NAK: only the retransmission timer finds it, and its timeout
+ * is the consumer's (4.096 us << attr.timeout: 67 ms at perftest's 14,
+ * about half a second to a second as rdma_cm sets it for RoCE).  On a
+ * link that drops now and then, every latency-bound exchange that loses
+ * its last packet - one message in flight, the end of a burst - then
+ * waits that long.  So, as TCP does (RFC 8985, 7.2-7.3), the requester
+ * sends its newest packet again, asking for an ACK, once no ACK has
+ * moved it on for a probe timeout (PTO) of twice its smoothed RTT, at
+ * least rc_tlp_us.  The responder answers a lost tail in order, or a
+ * duplicate with the newest PSN it has (IBTA 9.9.2.2), or a gap with a
+ * sequence NAK: each moves the requester on as any answer does.  A READ
+ * or atomic is probed only when it is all that is in flight: asked
+ * again from una_psn (a go-back, rue_req_probe()).  At most
+ * RUE_RC_TLP_MAX probes per una_psn, each PTO twice the last, and only
+ * while they come well before the RTO; a probe spends none of the QP's
+ * retries (retry_cnt) and does not cut the window: it is not a loss.
+ * The wire is unchanged (any responder, rxe and hardware included,
+ * answers probes as the duplicates or retransmissions they are).
  */
 #include <linux/hrtimer.h>
+#include <linux/moduleparam.h>
 #include "rc_comp.h"
+#include "cc/cc.h"
 #include "core/device.h"
 #include "core/engine.h"
 #include "core/qp.h"
 #include "core/sq.h"
 #include "core/stats.h"
+#include "net/txq.h"
+
+static unsigned int rc_tlp_us = 1000;
+module_param(rc_tlp_us, uint, 0644);
+MODULE_PARM_DESC(rc_tlp_us, "RC: tail-loss probe timeout floor in us, 0: no probes (default 1000)");
+
+#define RUE_RC_TLP_MAX		3
+/* The PTO before the first RTT sample: a guess of 1 ms. */
+#define RUE_RC_SRTT_INIT_NS	(1000 * NSEC_PER_USEC)
+
+/* The RTO of @qp in ns, 0 for none (IBTA 9.7.6.1.3: timeout 0). */
+static u64 rue_req_rto_ns(const struct rue_qp *qp)
+{
+	u8 t = qp->attr.timeout;
+
+	return t ? 4096ULL << min_t(u8, t, 31) : 0;
+}
 
 static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 {
@@ -47,7 +87,7 @@ static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 			rue_req_rewind(qp);
 			rewound = true;
 			/* The resent packets need the timer too. */
-			rto = 4096ULL << min_t(u8, qp->attr.timeout, 31);
+			rto = rue_req_rto_ns(qp);
 			req->rto_deadline = ktime_add_ns(ktime_get(), rto);
 			hrtimer_set_expires(t, req->rto_deadline);
 		}
@@ -86,12 +126,120 @@ void rue_req_resend(struct rue_qp *qp)
 	rue_qp_kick(qp);
 }
 
+/* The next probe's timeout in ns, or 0: no probe is due before the RTO. */
+static u64 rue_req_pto_ns(const struct rue_qp *qp)
+{
+	const struct rue_req *req = &qp->req;
+	u64 floor = (u64)READ_ONCE(rc_tlp_us) * NSEC_PER_USEC;
+	u64 rto = rue_req_rto_ns(qp), pto;
+
+	if (!floor || req->unacked || req->tlp_count >= RUE_RC_TLP_MAX)
+		return 0;
+	pto = max_t(u64, 2ULL * (req->srtt_ns ?: RUE_RC_SRTT_INIT_NS), floor);
+	pto <<= req->tlp_count;
+	/* no later than half the RTO, or it only doubles what the RTO does */
+	return !rto || 2 * pto <= rto ? pto : 0;
+}
+
+/*
+ * Packets went out, or una_psn moved: the probe is due a PTO from now.
+ * As with the RTO, the deadline moves and the timer, when it fires
+ * early, sleeps until it.  req.lock held.
+ */
+void rue_req_arm_tlp(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+	u64 pto;
+
+	if (req->una_psn == req->psn)
+		return;
+	pto = rue_req_pto_ns(qp);
+	if (!pto)
+		return;
+	req->tlp_deadline = ktime_add_ns(ktime_get(), pto);
+	/* never hrtimer_active(): see rue_req_arm_rto() */
+	if (!hrtimer_is_queued(&req->tlp_timer))
+		hrtimer_start(&req->tlp_timer, req->tlp_deadline,
+			      HRTIMER_MODE_ABS_SOFT);
+}
+
+/*
+ * The ACK of rtt_psn came @now: an RTT sample (RFC 6298's smoothing,
+ * 1/8 gain).  Samples are taken from first transmissions only (Karn's
+ * rule: a go-back or a probe forgets the one pending).  req.lock held.
+ */
+void rue_req_rtt_sample(struct rue_req *req, ktime_t now)
+{
+	u64 rtt = ktime_to_ns(ktime_sub(now, req->rtt_start));
+
+	req->rtt_pending = false;
+	rtt = min_t(u64, rtt, U32_MAX);
+	if (!req->srtt_ns)
+		req->srtt_ns = rtt;
+	else
+		req->srtt_ns = req->srtt_ns - (req->srtt_ns >> 3) + (rtt >> 3);
+}
+
+/*
+ * Does the device's transmit queue hold @qp's priority (packets queued
+ * behind others, or a PFC pause)?  Then what the QP sent may not have
+ * left yet, no answer is due, and a probe would only queue behind it:
+ * as TCP does not resend what is still in the host's queues.
+ */
+static bool rue_req_held(struct rue_qp *qp)
+{
+	struct rue_dev *rdev = qp->rdev;
+	u8 p;
+
+	if (READ_ONCE(qp->loop))
+		return false;
+	rcu_read_lock();
+	p = rue_cc_prio(rcu_dereference(rdev->cc), qp->av.tclass);
+	rcu_read_unlock();
+	return rue_txq_held(&rdev->txq) & BIT(p);
+}
+
+static enum hrtimer_restart rue_req_tlp(struct hrtimer *t)
+{
+	struct rue_qp *qp = container_of(t, struct rue_qp, req.tlp_timer);
+	struct rue_req *req = &qp->req;
+	bool probe = false;
+
+	spin_lock_bh(&req->lock);
+	if (hrtimer_is_queued(t)) {
+		/* Started again since it expired (rue_req_arm_tlp()). */
+		spin_unlock_bh(&req->lock);
+		return HRTIMER_NORESTART;
+	}
+	/* In flight, nothing being sent again, no RNR wait, probes left. */
+	if ((qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD) ||
+	    req->una_psn == req->psn || req->psn != req->sent_psn ||
+	    req->rnr_wait || !rue_req_pto_ns(qp))
+		goto out;
+	if (rue_req_held(qp))		/* again a PTO later */
+		req->tlp_deadline = ktime_add_ns(ktime_get(),
+						 rue_req_pto_ns(qp));
+	if (ktime_before(ktime_get(), req->tlp_deadline)) {
+		hrtimer_set_expires(t, req->tlp_deadline);
+		spin_unlock_bh(&req->lock);
+		return HRTIMER_RESTART;
+	}
+	probe = rue_req_probe(qp);
+out:
+	spin_unlock_bh(&req->lock);
+	if (probe)
+		rue_qp_kick(qp);
+	return HRTIMER_NORESTART;
+}
+
 void rue_req_init(struct rue_qp *qp)
 {
 	hrtimer_init(&qp->req.rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	qp->req.rto_timer.function = rue_req_rto;
 	hrtimer_init(&qp->req.rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->req.rnr_timer.function = rue_req_rnr_expired;
+	hrtimer_init(&qp->req.tlp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	qp->req.tlp_timer.function = rue_req_tlp;
 }
 
 /* Stop the timers for good; the QP is going away or to RESET/ERR. */
@@ -99,4 +247,5 @@ void rue_req_stop(struct rue_qp *qp)
 {
 	hrtimer_cancel(&qp->req.rto_timer);
 	hrtimer_cancel(&qp->req.rnr_timer);
+	hrtimer_cancel(&qp->req.tlp_timer);
 }

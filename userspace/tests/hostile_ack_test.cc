@@ -19,6 +19,7 @@ namespace {
 constexpr uint64_t kWrId = 0xac0000;  // of the first WQE; then +1 each
 constexpr uint32_t kPosted = 8;
 constexpr uint32_t kCwndMin = 4;  // RUE_CWND_MIN
+constexpr uint32_t kProbes = 3;   // RUE_RC_TLP_MAX
 
 uint32_t PsnAt(uint32_t first, uint32_t i) {
   return (first + i) & wire::Bth::kPsnMask;
@@ -48,14 +49,19 @@ TEST_F(HostileTest, AckPastTheResendPointMovesTheRequesterOn) {
   for (uint32_t i = 0; i < kPosted; i++)
     ASSERT_EQ(got[i].psn(), PsnAt(first, i)) << AnswerString(got[i]);
 
-  // The timeout (QpOptions: 14, 67 ms) sends the oldest four again.
+  // First the tail-loss probes (hostile_tlp_test.cc): the newest packet,
+  // three times; then the timeout (QpOptions: 14, 67 ms) sends the
+  // oldest four again.
   ASSERT_TRUE(WaitFor([](const std::vector<Answer>& got) {
-    return got.size() >= kPosted + kCwndMin;
+    return got.size() >= kPosted + kProbes + kCwndMin;
   }));
   got = Answers();
-  for (uint32_t i = 0; i < kCwndMin; i++)
-    EXPECT_EQ(got[kPosted + i].psn(), PsnAt(first, i))
+  for (uint32_t i = 0; i < kProbes; i++)
+    EXPECT_EQ(got[kPosted + i].psn(), PsnAt(first, kPosted - 1))
         << AnswerString(got[kPosted + i]);
+  for (uint32_t i = 0; i < kCwndMin; i++)
+    EXPECT_EQ(got[kPosted + kProbes + i].psn(), PsnAt(first, i))
+        << AnswerString(got[kPosted + kProbes + i]);
   EXPECT_TRUE(NoCompletion(t_.SendCq(), milliseconds(0)));
 
   const int64_t ahead = Counter("acked_ahead");
@@ -73,8 +79,8 @@ TEST_F(HostileTest, AckPastTheResendPointMovesTheRequesterOn) {
     EXPECT_EQ(wcs[i].status, IBV_WC_SUCCESS) << WcString(wcs[i]);
   }
   // (sysfs keeps a counter's value for 10 ms: read until it moves)
-  EXPECT_TRUE(CounterReaches(*dev_, "acked_ahead", ahead + 1,
-                             milliseconds(1000)));
+  EXPECT_TRUE(
+      CounterReaches(*dev_, "acked_ahead", ahead + 1, milliseconds(1000)));
   // Done: nothing is sent again at the next timeout.
   const size_t sent = Answers().size();
   EXPECT_TRUE(NoCompletion(t_.SendCq(), milliseconds(300)));
