@@ -18,6 +18,16 @@ uint32_t NextPeerQpn() {
 // netns mode shows device A as a compat device without port counters.
 // The sysfs of init's mount namespace was mounted in init_net and has the
 // device itself.
+void ChainSends(const Region& r, uint64_t wr_id, uint32_t n, SendChain* out) {
+  out->sges.resize(n);
+  out->wrs.resize(n);
+  for (uint32_t i = 0; i < n; i++) {
+    out->sges[i] = r.sge(64 * i, 64);
+    out->wrs[i] = SendWr(wr_id + i, IBV_WR_SEND, &out->sges[i], 1);
+    if (i) out->wrs[i - 1].next = &out->wrs[i];
+  }
+}
+
 int64_t HwCounter(const Device& dev, const std::string& name) {
   const std::string rel =
       "sys/class/infiniband/" + dev.name + "/ports/1/hw_counters/" + name;

@@ -42,6 +42,15 @@ bool IsAck(const Answer& a, uint32_t psn);
 // A QPN for a forged peer that no other QP's peer has.
 uint32_t NextPeerQpn();
 
+// @n signaled SENDs of 64 bytes each from @r (the i-th at 64 * i),
+// wr_ids @wr_id on, chained for one ibv_post_send() of wrs.data(): the
+// kernel sends them in one run.
+struct SendChain {
+  std::vector<ibv_sge> sges;
+  std::vector<ibv_send_wr> wrs;
+};
+void ChainSends(const Region& r, uint64_t wr_id, uint32_t n, SendChain* out);
+
 // The PSN the target expects first from its peer.
 inline constexpr uint32_t kPeerPsn = 0x100;
 

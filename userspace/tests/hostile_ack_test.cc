@@ -34,14 +34,9 @@ TEST_F(HostileTest, AckPastTheResendPointMovesTheRequesterOn) {
   ASSERT_NO_FATAL_FAILURE(MakeRegion(t_.pd.get(), 4096, kAllAccess, &l));
 
   // One post: the kernel sends all eight in one run (hostile_sq_test.cc).
-  std::vector<ibv_sge> sges(kPosted);
-  std::vector<ibv_send_wr> wrs(kPosted);
-  for (uint32_t i = 0; i < kPosted; i++) {
-    sges[i] = l.sge(64 * i, 64);
-    wrs[i] = SendWr(kWrId + i, IBV_WR_SEND, &sges[i], 1);
-    if (i) wrs[i - 1].next = &wrs[i];
-  }
-  ASSERT_EQ(PostSend(t_.qp.get(), wrs.data()), 0);
+  SendChain c;
+  ChainSends(l, kWrId, kPosted, &c);
+  ASSERT_EQ(PostSend(t_.qp.get(), c.wrs.data()), 0);
   ASSERT_TRUE(WaitFor(
       [](const std::vector<Answer>& got) { return got.size() >= kPosted; }));
   std::vector<Answer> got = Answers();

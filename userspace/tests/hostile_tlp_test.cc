@@ -102,14 +102,9 @@ TEST_F(HostileTlp, ALostSendIsProbedBeforeTheTimeout) {
 // go-back; an ACK of it completes all three.
 TEST_F(HostileTlp, TheProbeIsTheNewestPacketOnly) {
   constexpr uint32_t kPosted = 3;
-  std::vector<ibv_sge> sges(kPosted);
-  std::vector<ibv_send_wr> wrs(kPosted);
-  for (uint32_t i = 0; i < kPosted; i++) {
-    sges[i] = l_.sge(64 * i, 64);
-    wrs[i] = SendWr(kWrId + i, IBV_WR_SEND, &sges[i], 1);
-    if (i) wrs[i - 1].next = &wrs[i];
-  }
-  ASSERT_EQ(PostSend(t_.qp.get(), wrs.data()), 0);
+  SendChain c;
+  ChainSends(l_, kWrId, kPosted, &c);
+  ASSERT_EQ(PostSend(t_.qp.get(), c.wrs.data()), 0);
   std::vector<Answer> got;
   ASSERT_NO_FATAL_FAILURE(WaitSent(kPosted + 1, &got, milliseconds(1000)));
   const uint32_t newest = got[kPosted - 1].psn();
