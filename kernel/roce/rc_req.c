@@ -497,10 +497,12 @@ int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 {
 	struct rue_req *req = &qp->req;
 	int n = 0, before;
+	bool idle;
 
 	spin_lock_bh(&req->lock);
 	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
 		goto out;
+	idle = req->una_psn == req->psn;
 
 	while (n < budget && !req->rnr_wait) {
 		if (req->cur == req->head) {
@@ -528,7 +530,14 @@ int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 		rue_sq_set_armed(qp, true);
 	if (req->bad_prod)
 		*error = true;
-	rue_req_arm_rto(qp, false);
+	/*
+	 * Nothing was in flight: the timer may still be queued for the
+	 * deadline of a flight that is long acknowledged (an ACK that
+	 * empties the flight leaves it be), and these packets need a
+	 * timeout of their own.  Otherwise the oldest packet's deadline
+	 * stands.
+	 */
+	rue_req_arm_rto(qp, idle);
 	if (n)
 		rue_req_arm_tlp(qp);
 	if (rue_sq_retire(qp))

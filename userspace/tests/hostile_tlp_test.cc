@@ -24,16 +24,20 @@ constexpr int kProbesMax = 3;     // RUE_RC_TLP_MAX
 
 class HostileTlp : public HostileTest {
  protected:
+  // The target's QP timeout (IBTA's exponent).
+  virtual uint8_t Timeout() const { return kTimeout; }
+
   void SetUp() override {
     HostileTest::SetUp();
     if (IsSkipped()) return;
     QpOptions o;
-    o.timeout = kTimeout;
+    o.timeout = Timeout();
     ASSERT_NO_FATAL_FAILURE(CreateTarget(o));
     ASSERT_NO_FATAL_FAILURE(ConnectTarget());
     ASSERT_NO_FATAL_FAILURE(MakeRegion(t_.pd.get(), 8 * mtu_, kAllAccess, &l_));
     probes_ = Counter("tlp_probes");
     timeouts_ = Counter("local_ack_timeout_err");
+    retransmits_ = Counter("retransmits");
   }
 
   // Waits until the target sent @n packets; they are in @got.
@@ -79,6 +83,7 @@ class HostileTlp : public HostileTest {
   Region l_;
   int64_t probes_ = 0;
   int64_t timeouts_ = 0;
+  int64_t retransmits_ = 0;
 };
 
 // One SEND, lost: it goes again, asking for an ACK, long before the
@@ -169,6 +174,49 @@ TEST_F(HostileTlp, AReadAloneInFlightIsAskedAgain) {
   ASSERT_NO_FATAL_FAILURE(ExpectDone(1));
   EXPECT_TRUE(SameBytes(l_.buf.span().subspan(0, 64), data));
   ExpectProbedNotTimedOut(kProbesMax, kProbesMax);
+}
+
+// The retransmission timer of a QP that was idle.  An ACK that empties
+// the flight leaves the timer queued for the old deadline; a SEND posted
+// later must get a whole timeout of its own, not what is left of its
+// predecessor's.  Before the fix it did not: any exchange that began
+// less than a timeout after the last one ended could time out at once,
+// and on a lossy link between two guests ib_send_lat counted a spurious
+// timeout (a go-back and a window cut) nearly every 67 ms.
+class HostileRto : public HostileTlp {
+ protected:
+  static constexpr uint8_t kRtoTimeout = 17;  // 4.096 us << 17: 537 ms
+  static constexpr milliseconds kRto{537};
+  uint8_t Timeout() const override { return kRtoTimeout; }
+};
+
+TEST_F(HostileRto, AnIdleSpellDoesNotShortenTheNextTimeout) {
+  ibv_sge sge = l_.sge(0, 64);
+  ibv_send_wr wr = SendWr(kWrId, IBV_WR_SEND, &sge, 1);
+  ASSERT_EQ(PostSend(t_.qp.get(), &wr), 0);
+  std::vector<Answer> got;
+  ASSERT_NO_FATAL_FAILURE(WaitSent(1, &got));
+  ASSERT_NO_FATAL_FAILURE(Ack(got[0].psn(), 1));
+  ASSERT_NO_FATAL_FAILURE(ExpectDone(1));
+
+  // Idle for most of a timeout, then a second SEND, never answered for
+  // a while: its timeout runs from now, not from the first SEND (which
+  // would have fired 137 ms after this one at the latest).
+  std::this_thread::sleep_for(kRto * 3 / 4);
+  const size_t before = Answers().size();
+  wr.wr_id = kWrId + 1;
+  ASSERT_EQ(PostSend(t_.qp.get(), &wr), 0);
+  ASSERT_NO_FATAL_FAILURE(WaitSent(before + 1, &got));
+  const uint32_t psn = got[before].psn();
+  std::this_thread::sleep_for(kRto / 2);
+  EXPECT_EQ(Counter("local_ack_timeout_err"), timeouts_);
+  EXPECT_EQ(Counter("retransmits"), retransmits_);
+
+  ASSERT_NO_FATAL_FAILURE(Ack(psn, 2));
+  std::vector<ibv_wc> wcs;
+  ASSERT_TRUE(PollCq(t_.SendCq(), 1, &wcs, milliseconds(1000)));
+  EXPECT_EQ(wcs[0].wr_id, kWrId + 1) << WcString(wcs[0]);
+  EXPECT_EQ(wcs[0].status, IBV_WC_SUCCESS) << WcString(wcs[0]);
 }
 
 }  // namespace
