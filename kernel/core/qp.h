@@ -98,6 +98,7 @@ struct rue_req {
 	ktime_t rtt_start;		/* when rtt_psn was sent */
 	u32 rtt_psn;			/* its ACK is an RTT sample */
 	u32 srtt_ns;			/* smoothed RTT, 0: no sample yet */
+	u32 rttvar_ns;			/* its mean deviation */
 	bool rtt_pending;		/* rtt_psn sent, not yet ACKed */
 	bool tlp_ackreq;		/* the next packet is a probe */
 	u8 tlp_count;			/* probes since una_psn moved */

@@ -570,6 +570,7 @@ void rue_req_start(struct rue_qp *qp)
 	req->rnr_wait = false;
 	req->rtt_pending = false;
 	req->srtt_ns = 0;
+	req->rttvar_ns = 0;
 	req->tlp_ackreq = false;
 	req->tlp_count = 0;
 }

@@ -15,17 +15,18 @@
  * its last packet - one message in flight, the end of a burst - then
  * waits that long.  So, as TCP does (RFC 8985, 7.2-7.3), the requester
  * sends its newest packet again, asking for an ACK, once no ACK has
- * moved it on for a probe timeout (PTO) of twice its smoothed RTT, at
- * least rc_tlp_us.  The responder answers a lost tail in order, or a
- * duplicate with the newest PSN it has (IBTA 9.9.2.2), or a gap with a
- * sequence NAK: each moves the requester on as any answer does.  A READ
- * or atomic is probed only when it is all that is in flight: asked
- * again from una_psn (a go-back, rue_req_probe()).  At most
- * RUE_RC_TLP_MAX probes per una_psn, each PTO twice the last, and only
- * while they come well before the RTO; a probe spends none of the QP's
- * retries (retry_cnt) and does not cut the window: it is not a loss.
- * The wire is unchanged (any responder, rxe and hardware included,
- * answers probes as the duplicates or retransmissions they are).
+ * moved it on for a probe timeout (PTO) of twice its smoothed RTT (or
+ * the RTT plus four deviations if more), at least rc_tlp_us.  The
+ * responder answers a lost tail in order, or a duplicate with the newest
+ * PSN it has (IBTA 9.9.2.2), or a gap with a sequence NAK: each moves
+ * the requester on as any answer does.  A READ or atomic is probed only
+ * when it is all that is in flight: asked again from una_psn (a go-back,
+ * rue_req_probe()).  At most RUE_RC_TLP_MAX probes per una_psn, each PTO
+ * twice the last, and only while they come well before the RTO; a probe
+ * spends none of the QP's retries (retry_cnt) and does not cut the
+ * window: it is not a loss.  The wire is unchanged (any responder, rxe
+ * and hardware included, answers probes as the duplicates or
+ * retransmissions they are).
  */
 #include <linux/hrtimer.h>
 #include <linux/moduleparam.h>
@@ -126,16 +127,25 @@ void rue_req_resend(struct rue_qp *qp)
 	rue_qp_kick(qp);
 }
 
-/* The next probe's timeout in ns, or 0: no probe is due before the RTO. */
+/*
+ * The next probe's timeout in ns, or 0: no probe is due before the RTO.
+ * Twice the smoothed RTT (RFC 8985, 7.2), and no less than the RTT
+ * plus four deviations, as QUIC's (RFC 9002, 6.2.1): where the RTT
+ * jitters by more than itself (a guest scheduled on a busy host, a
+ * loaded responder) 2 x SRTT is often just an answer still on its way,
+ * and probing it only doubles the traffic.
+ */
 static u64 rue_req_pto_ns(const struct rue_qp *qp)
 {
 	const struct rue_req *req = &qp->req;
 	u64 floor = (u64)READ_ONCE(rc_tlp_us) * NSEC_PER_USEC;
-	u64 rto = rue_req_rto_ns(qp), pto;
+	u64 rto = rue_req_rto_ns(qp), srtt, rttvar, pto;
 
 	if (!floor || req->unacked || req->tlp_count >= RUE_RC_TLP_MAX)
 		return 0;
-	pto = max_t(u64, 2ULL * (req->srtt_ns ?: RUE_RC_SRTT_INIT_NS), floor);
+	srtt = req->srtt_ns ?: RUE_RC_SRTT_INIT_NS;
+	rttvar = req->srtt_ns ? req->rttvar_ns : RUE_RC_SRTT_INIT_NS / 2;
+	pto = max3(2 * srtt, srtt + 4 * rttvar, floor);
 	pto <<= req->tlp_count;
 	/* no later than half the RTO, or it only doubles what the RTO does */
 	return !rto || 2 * pto <= rto ? pto : 0;
@@ -164,20 +174,26 @@ void rue_req_arm_tlp(struct rue_qp *qp)
 }
 
 /*
- * The ACK of rtt_psn came @now: an RTT sample (RFC 6298's smoothing,
- * 1/8 gain).  Samples are taken from first transmissions only (Karn's
- * rule: a go-back or a probe forgets the one pending).  req.lock held.
+ * The ACK of rtt_psn came @now: an RTT sample, smoothed as RFC 6298
+ * (2.2-2.3) does: gains 1/8 for the mean, 1/4 for the deviation.
+ * Samples are taken from first transmissions only (Karn's rule: a
+ * go-back or a probe forgets the one pending).  req.lock held.
  */
 void rue_req_rtt_sample(struct rue_req *req, ktime_t now)
 {
-	u64 rtt = ktime_to_ns(ktime_sub(now, req->rtt_start));
+	u32 rtt = min_t(u64, ktime_to_ns(ktime_sub(now, req->rtt_start)),
+			U32_MAX);
+	u32 err;
 
 	req->rtt_pending = false;
-	rtt = min_t(u64, rtt, U32_MAX);
-	if (!req->srtt_ns)
-		req->srtt_ns = rtt;
-	else
-		req->srtt_ns = req->srtt_ns - (req->srtt_ns >> 3) + (rtt >> 3);
+	if (!req->srtt_ns) {
+		req->srtt_ns = rtt ?: 1;
+		req->rttvar_ns = rtt / 2;
+		return;
+	}
+	err = req->srtt_ns > rtt ? req->srtt_ns - rtt : rtt - req->srtt_ns;
+	req->rttvar_ns = req->rttvar_ns - (req->rttvar_ns >> 2) + (err >> 2);
+	req->srtt_ns = req->srtt_ns - (req->srtt_ns >> 3) + (rtt >> 3);
 }
 
 /*
