@@ -13,8 +13,9 @@
 #    the peer of an RC or a UC QP on rva from b0's address (raw socket,
 #    libpcap; HostileLend plugs a0 with a qdisc, in ns A, named by
 #    RUE_HOSTILE_NS_A),
-#    a UET initiator of rva's target PDCs (UDP socket, libpcap), and plays
-#    the owner of a QP's send ring;
+#    a UET initiator of rva's target PDCs (UDP socket, libpcap), plays
+#    the owner of a QP's send ring, and calls random verb sequences on
+#    both devices (hostile_verbs_fuzz_test.cc);
 #  - the rue netlink family from another network namespace, from a user
 #    namespace of one's own, and as an unprivileged user (ruectl), and
 #    random requests at it as root and as those users (rue_nl_fuzz);
@@ -39,9 +40,11 @@ t_setup() {
 	# hostile_uet_test's job (kJob), on the target and on the job member
 	"$RUECTL" job add rva $((0x4242)) && "$RUECTL" job add rvb $((0x4242)) ||
 		return 1
-	# the leak oracle: "created"/"destroyed" for every QP and MR
+	# the leak oracle: "created"/"destroyed" for every QP and MR (a bound
+	# memory window is an MR too: mw.c says when it is made)
 	if { dyndbg "module rue file qp.h +p" || dyndbg "module rue file qp.c +p"; } &&
-	   dyndbg "module rue file mr.c +p"; then
+	   dyndbg "module rue file mr.c +p" &&
+	   dyndbg "module rue file mw.c +p"; then
 		dmesg -W --notime >"$kmsg_log" 2>/dev/null &
 		kmsg_pid=$!
 		defer "kill $kmsg_pid"

@@ -38,7 +38,12 @@ static void rue_mr_release(struct work_struct *work)
 	kvfree(mr->addrs);
 	if (mr->parent)
 		rue_mr_put(mr->parent);
-	pr_debug("MR %#x destroyed\n", mr->ibmr.lkey);
+	/*
+	 * Only what was published said "created" (index 0: a registration
+	 * that failed before); the rkey, as a memory window's lkey is 0.
+	 */
+	if (mr->index)
+		pr_debug("MR %#x destroyed\n", mr->ibmr.rkey);
 	kfree_rcu(mr, rcu);
 }
 
