@@ -22,6 +22,7 @@
 #include <random>
 #include <thread>
 
+#include "tests/env.h"
 #include "tests/hostile.h"
 
 namespace rue::test {
@@ -31,11 +32,6 @@ using wire::Opcode;
 
 constexpr size_t kMem = 1 << 16;
 constexpr uint32_t kRecvs = 32;
-
-uint64_t EnvOr(const char* name, uint64_t dflt) {
-  const char* v = getenv(name);
-  return v && *v ? strtoull(v, nullptr, 0) : dflt;
-}
 
 class HostileFuzz : public HostileTest {
  protected:

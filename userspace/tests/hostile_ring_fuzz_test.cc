@@ -31,6 +31,7 @@
 #include <thread>
 
 #include "tests/conn.h"
+#include "tests/env.h"
 #include "tests/fixture.h"
 #include "tests/pattern.h"
 #include "tests/ring_maps.h"
@@ -40,11 +41,6 @@ namespace {
 
 constexpr size_t kMem = 1 << 16;
 constexpr auto kScribble = milliseconds(300);
-
-uint64_t EnvOr(const char* name, uint64_t dflt) {
-  const char* v = getenv(name);
-  return v && *v ? strtoull(v, nullptr, 0) : dflt;
-}
 
 // Writes random 32-bit values into the mappings until told to stop.
 class Scribbler {
