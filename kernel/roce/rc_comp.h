@@ -17,6 +17,7 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error);
 void rue_req_init(struct rue_qp *qp);
 void rue_req_stop(struct rue_qp *qp);
 void rue_req_resend(struct rue_qp *qp);
+void rue_req_arm_rto(struct rue_qp *qp, bool restart);
 void rue_req_arm_tlp(struct rue_qp *qp);
 void rue_req_rtt_sample(struct rue_req *req, ktime_t now);
 

@@ -34,7 +34,6 @@
  * Everything here runs under req.lock; packets are built into a list and
  * sent by the caller once the lock is dropped (rc.c).
  */
-#include <linux/hrtimer.h>
 
 #include "pkt.h"
 #include "rc_comp.h"
@@ -56,39 +55,6 @@
 static u32 rue_npkts(u32 len, u32 mtu)
 {
 	return len ? DIV_ROUND_UP(len, mtu) : 1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Timers                                                              */
-
-/*
- * The retransmission timer.  Restarting an hrtimer on every ACK costs more
- * than the rest of the ACK, so the deadline moves instead, and the timer,
- * when it fires early, goes back to sleep until the deadline (and ignores
- * an idle QP).
- */
-void rue_req_arm_rto(struct rue_qp *qp, bool restart)
-{
-	struct rue_req *req = &qp->req;
-	u8 t = qp->attr.timeout;
-
-	/* Timeout 0 means infinite (IBTA 9.7.6.1.3). */
-	if (!t || req->una_psn == req->psn)
-		return;
-	if (!restart && hrtimer_is_queued(&req->rto_timer))
-		return;
-	req->rto_deadline = ktime_add_ns(ktime_get(),
-					 4096ULL << min_t(u8, t, 31));
-	/*
-	 * Queued or not, never hrtimer_active(): a callback running on
-	 * another CPU may be about to return HRTIMER_NORESTART, and the
-	 * packets just sent would have no timer.  Starting the timer while
-	 * its callback runs is allowed; the callback, under req.lock like
-	 * us, then leaves it alone (rue_req_rto()).
-	 */
-	if (!hrtimer_is_queued(&req->rto_timer))
-		hrtimer_start(&req->rto_timer, req->rto_deadline,
-			      HRTIMER_MODE_ABS_SOFT);
 }
 
 /* ------------------------------------------------------------------ */

@@ -38,7 +38,6 @@ static inline bool rue_is_data(u8 op)
 
 int rue_req_tx(struct rue_qp *qp, int budget, struct sk_buff_head *out,
 	       bool *error);
-void rue_req_arm_rto(struct rue_qp *qp, bool restart);
 void rue_req_start(struct rue_qp *qp);
 
 #endif /* _RUE_RC_REQ_H */

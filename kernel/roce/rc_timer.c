@@ -55,6 +55,36 @@ static u64 rue_req_rto_ns(const struct rue_qp *qp)
 	return t ? 4096ULL << min_t(u8, t, 31) : 0;
 }
 
+/*
+ * Packets went out or an ACK moved una_psn: arm the retransmission
+ * timer.  Restarting an hrtimer on every ACK costs more than the rest of
+ * the ACK, so the deadline moves instead, and the timer, when it fires
+ * early, goes back to sleep until the deadline (and ignores an idle QP).
+ * @restart: a full RTO from now (an ACK, or a send after an idle spell);
+ * else the deadline stands if the timer is queued.  req.lock held.
+ */
+void rue_req_arm_rto(struct rue_qp *qp, bool restart)
+{
+	struct rue_req *req = &qp->req;
+	u64 rto = rue_req_rto_ns(qp);
+
+	if (!rto || req->una_psn == req->psn)
+		return;
+	if (!restart && hrtimer_is_queued(&req->rto_timer))
+		return;
+	req->rto_deadline = ktime_add_ns(ktime_get(), rto);
+	/*
+	 * Queued or not, never hrtimer_active(): a callback running on
+	 * another CPU may be about to return HRTIMER_NORESTART, and the
+	 * packets just sent would have no timer.  Starting the timer while
+	 * its callback runs is allowed; the callback, under req.lock like
+	 * us, then leaves it alone (rue_req_rto()).
+	 */
+	if (!hrtimer_is_queued(&req->rto_timer))
+		hrtimer_start(&req->rto_timer, req->rto_deadline,
+			      HRTIMER_MODE_ABS_SOFT);
+}
+
 static enum hrtimer_restart rue_req_rto(struct hrtimer *t)
 {
 	struct rue_qp *qp = container_of(t, struct rue_qp, req.rto_timer);
