@@ -38,11 +38,9 @@ class HostileFuzz : public HostileTest {
   void SetUp() override {
     HostileTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    seed_ = EnvOr("RUE_FUZZ_SEED", std::random_device{}());
+    seed_ = FuzzSeed();
     packets_ = EnvOr("RUE_FUZZ_PACKETS", 4000);
     rng_.seed(seed_);
-    RecordProperty("seed", std::to_string(seed_));
-    std::cout << "# seed " << seed_ << " (RUE_FUZZ_SEED to replay)\n";
   }
 
   uint32_t Below(uint32_t n) {

@@ -113,11 +113,9 @@ class HostileRingFuzz : public ::testing::Test {
     std::string why;
     if (!ResolveTopology(Topology::kTwoDevices, &a_, &b_, &why))
       GTEST_SKIP() << why;
-    seed_ = EnvOr("RUE_FUZZ_SEED", std::random_device{}());
+    seed_ = FuzzSeed();
     rounds_ = EnvOr("RUE_RING_FUZZ_ROUNDS", 12);
     rng_.seed(seed_);
-    RecordProperty("seed", std::to_string(seed_));
-    std::cout << "# seed " << seed_ << " (RUE_FUZZ_SEED to replay)\n";
   }
 
   // A doorbell as librue rings it (userspace/provider/qp.c): the core's

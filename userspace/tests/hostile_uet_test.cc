@@ -15,6 +15,7 @@
 #include <random>
 #include <thread>
 
+#include "tests/env.h"
 #include "tests/forged_peer.h"
 #include "tests/forged_uet_peer.h"
 #include "tests/hostile.h"
@@ -266,12 +267,8 @@ TEST_F(HostileUet, UudTakesOnlyWholeSendsOfItsJob) {
 // job member from device B still delivers a SEND.  RUE_FUZZ_SEED
 // replays a run; RUE_FUZZ_PACKETS sets the count (4000).
 TEST_F(HostileUet, RandomPacketsAtATarget) {
-  const char* env = getenv("RUE_FUZZ_SEED");
-  const uint64_t seed =
-      env && *env ? strtoull(env, nullptr, 0) : std::random_device{}();
-  env = getenv("RUE_FUZZ_PACKETS");
-  const uint64_t packets = env && *env ? strtoull(env, nullptr, 0) : 4000;
-  std::cout << "# seed " << seed << " (RUE_FUZZ_SEED to replay)\n";
+  const uint64_t seed = FuzzSeed();
+  const uint64_t packets = EnvOr("RUE_FUZZ_PACKETS", 4000);
   std::mt19937_64 rng(seed);
   auto below = [&](uint32_t n) {
     return std::uniform_int_distribution<uint32_t>(0, n - 1)(rng);

@@ -56,11 +56,9 @@ class HostileVerbs : public ::testing::Test {
     if (!ResolveTopology(Topology::kTwoDevices, &pools_[0].ep, &pools_[1].ep,
                          &why))
       GTEST_SKIP() << why;
-    seed_ = EnvOr("RUE_FUZZ_SEED", std::random_device{}());
+    seed_ = FuzzSeed();
     steps_ = EnvOr("RUE_VERBS_FUZZ_STEPS", 4000);
     rng_.seed(seed_);
-    RecordProperty("seed", std::to_string(seed_));
-    std::cout << "# seed " << seed_ << " (RUE_FUZZ_SEED to replay)\n";
     mem_ =
         static_cast<uint8_t*>(mmap(nullptr, kMem + 4096, PROT_READ | PROT_WRITE,
                                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
