@@ -337,6 +337,74 @@ t_ignored() {
 	[ "$(moved rl0 rx_prio3_pause)" = 1 ]
 }
 
+# Random MAC Control frames (pfc_inject --fuzz: any destination, opcode,
+# enable vector, times and length) from B's end of the veth: each one
+# counted where 802.1Qbb puts it (pfc_inject says what the receiver
+# should count for the frames that left), nothing crashes or warns, no
+# pause outlives its frames, and then a plain XOFF still pauses and
+# priority 3 still carries traffic.  Frames the veth or an input
+# backlog drops never reach rue: if any, the counts may only fall short.
+# RUE_FUZZ_SEED replays a run.
+# pfc_counts: rl0's PFC receive counters, read without a fork (hw), as
+# pfc_inject --fuzz prints what it expects; pfc_moved BEFORE AFTER: the
+# difference, in the same form.
+pfc_counts() {
+	local p v out
+	hw v rx_pfc_malformed; out="malformed=$v"
+	hw v rx_pfc_ignored; out+=" ignored=$v pause="
+	for p in 0 1 2 3 4 5 6 7; do
+		hw v "rx_prio${p}_pause"; out+="$v"
+		[ $p = 7 ] || out+=,
+	done
+	echo "$out"
+}
+pfc_moved() {
+	local -a b a
+	IFS=' =,' read -r -a b <<<"$1"
+	IFS=' =,' read -r -a a <<<"$2"
+	printf 'malformed=%d ignored=%d pause=%d,%d,%d,%d,%d,%d,%d,%d\n' \
+		$((a[1] - b[1])) $((a[3] - b[3])) $((a[5] - b[5])) $((a[6] - b[6])) \
+		$((a[7] - b[7])) $((a[8] - b[8])) $((a[9] - b[9])) $((a[10] - b[10])) \
+		$((a[11] - b[11])) $((a[12] - b[12]))
+}
+
+t_fuzz() {
+	local seed=${RUE_FUZZ_SEED:-$RANDOM$RANDOM} mac out exp got c0 lost0 lost
+	local p3 t3 v t
+	"$RUECTL" cc set rl0 pfc-enable 3,5 || return 1
+	mac=$(ip -n "$A" link show l0 | awk '/link\/ether/ { print $2 }')
+	[ -n "$mac" ] || { echo "no MAC for l0"; return 1; }
+	c0=$(pfc_counts)
+	lost0=$(($(veth_drops "$B" l1 | cut -d: -f2) + $(softnet_drops)))
+	out=$(ip netns exec "$B" "$PFC" -i l1 --fuzz "$seed" --count 2000 \
+		--interval-us 50 --receiver-mac "$mac" --receiver-pfc 0x28) ||
+		{ echo "$out"; return 1; }
+	sleep 0.1			# the last pause (3.4 ms at most) is over
+	lost=$(($(veth_drops "$B" l1 | cut -d: -f2) + $(softnet_drops) - lost0))
+	exp=$(sed -n 's/^expect //p' <<<"$out")
+	got=$(pfc_moved "$c0" "$(pfc_counts)")
+	echo "seed $seed (RUE_FUZZ_SEED to replay): $(head -n 1 <<<"$out")"
+	echo "expected $exp"
+	echo "counted  $got; $lost lost before rue"
+	if [ "$lost" = 0 ]; then
+		[ "$got" = "$exp" ] || return 1
+	else
+		paste -d' ' <(tr ' =,' '\n\n\n' <<<"$exp") <(tr ' =,' '\n\n\n' <<<"$got") |
+			awk '$1 ~ /^[0-9]+$/ && $2 > $1 { bad = 1 } END { exit bad }' || return 1
+	fi
+	"$RUECTL" -j cc show rl0 | grep -q '"pfc-paused":\[\]' ||
+		{ echo "still paused after the frames:"; "$RUECTL" cc show rl0; return 1; }
+	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
+	hw p3 rx_prio3_pause; hw t3 tx_prio3_packets
+	inject --prio 3=100 || return 1
+	flow 18516 96 1
+	wait
+	flow_ok 18516 || return 1
+	hw v rx_prio3_pause; hw t tx_prio3_packets
+	echo "then an XOFF: $((v - p3)) pause; priority 3 sent $((t - t3)) packets"
+	[ $((v - p3)) = 1 ] && [ $((t - t3)) -gt 100 ]
+}
+
 # The counters of loss recovery on both devices: snap_recovery before,
 # moved_recovery prints those that moved (RE: other counters instead).
 recovery_re='drop|discard|timeout|retrans|nak|dup|seq|retry|stale|overflow'
@@ -510,6 +578,7 @@ run_test "traffic counted on its priority (tclass -> DSCP -> prio)" t_prio_count
 run_test "a PFC frame pauses for quanta x 512 bit times" t_pause_time
 run_test "XOFF stops priority 3 only; nothing lost" t_pause_isolation
 run_test "malformed and disabled-priority frames counted, ignored" t_ignored
+run_test "random PFC frames: each counted as 802.1Qbb says, none harms" t_fuzz
 run_test "strict priority: prio 5 before prio 3 on a shaped link" t_strict
 run_test "ETS 75:25 shares a shaped link" t_ets
 run_test "cc set refuses bad ETS and PFC settings" t_refusals

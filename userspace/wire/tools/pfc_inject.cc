@@ -3,7 +3,7 @@
 // pfc_inject: send IEEE 802.1Qbb PFC frames, possibly malformed, on an
 // interface, for the guest selftests of rue's priority flow control.  The
 // frame is built once (pfc_inject_frame.h) and sent --count times,
-// --interval-us apart.
+// --interval-us apart; with --fuzz, --count random frames (pfc_fuzz.h).
 //
 // socket(AF_PACKET, SOCK_RAW, 0) sends the frame exactly as given, link
 // header included (packet(7)); protocol 0 means the socket receives
@@ -21,14 +21,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "rue/wire/ethernet.h"
 #include "tools/inject_common.h"
+#include "tools/pfc_fuzz.h"
 #include "tools/pfc_inject_frame.h"
 #include "tools/pfc_inject_options.h"
 
@@ -117,15 +120,17 @@ void SleepUntil(const timespec& deadline) {
   }
 }
 
-// Sends the frame options.count times; false with *error on the first
-// failure.  In a refresh loop (more than one frame) a frame the stack
+// Sends options.count frames, frame_at(i) the i-th; false with *error on
+// the first failure.  In a loop (more than one frame) a frame the stack
 // drops for want of room (ENOBUFS: a full backlog behind a veth, a full
-// qdisc) is counted in *dropped and the loop goes on, as a link partner's
-// next refresh would; a lone frame, or a loop that loses every frame,
-// fails.
-bool SendAll(const Options& options, const Interface& iface,
-             std::span<const std::byte> frame, uint32_t* dropped,
-             std::string* error) {
+// qdisc) is counted in *dropped and the loop goes on, as a link
+// partner's next refresh would; a lone frame, or a loop that loses every
+// frame, fails.  on_sent(frame) sees each frame that left.
+bool SendAll(
+    const Options& options, const Interface& iface,
+    const std::function<std::span<const std::byte>(uint32_t)>& frame_at,
+    const std::function<void(std::span<const std::byte>)>& on_sent,
+    uint32_t* dropped, std::string* error) {
   *dropped = 0;
   const int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
   if (fd < 0) {
@@ -142,6 +147,7 @@ bool SendAll(const Options& options, const Interface& iface,
       AddMicroseconds(&next, options.interval_us);
       SleepUntil(next);
     }
+    const std::span<const std::byte> frame = frame_at(i);
     const ssize_t sent =
         sendto(fd, frame.data(), frame.size(), 0,
                reinterpret_cast<const sockaddr*>(&to), sizeof(to));
@@ -157,6 +163,7 @@ bool SendAll(const Options& options, const Interface& iface,
       close(fd);
       return false;
     }
+    on_sent(frame);
   }
   close(fd);
   if (*dropped == options.count) {
@@ -180,6 +187,41 @@ std::string Summary(const Options& options, const wire::MacAddress& src,
   return text + ": " + Describe(options);
 }
 
+// --fuzz: options.count random frames, then what the receiver should
+// count for those that left ("expect ...", pfc_fuzz.h); with --dry-run
+// each frame in hex instead of sending it.
+int Fuzz(const Options& options, const Interface& iface,
+         const wire::MacAddress& src, std::ostream& out, std::ostream& err) {
+  std::mt19937_64 rng(*options.fuzz_seed);
+  const Receiver rx{*options.receiver_mac,
+                    static_cast<uint8_t>(options.receiver_pfc)};
+  Expected expected;
+  std::vector<std::byte> frame;
+  auto next = [&](uint32_t) {
+    frame = FuzzFrame(rng, src, rx.mac);
+    return std::span<const std::byte>(frame);
+  };
+  auto count = [&](std::span<const std::byte> f) { Count(f, rx, &expected); };
+  uint32_t dropped = 0;
+  if (options.dry_run) {
+    for (uint32_t i = 0; i < options.count; ++i) {
+      count(next(i));
+      out << inject::HexString(frame) << "\n";
+    }
+  } else {
+    std::string error;
+    if (!SendAll(options, iface, next, count, &dropped, &error)) {
+      err << kName << ": " << error << "\n";
+      return kExitRuntimeError;
+    }
+    out << "sent " << options.count - dropped << " random frames (seed "
+        << *options.fuzz_seed << ", " << dropped << " dropped by the stack) on "
+        << options.interface << "\n";
+  }
+  out << "expect " << ExpectedText(expected) << "\n";
+  return kExitOk;
+}
+
 int Run(int argc, char* argv[], std::ostream& out, std::ostream& err) {
   std::string error;
   const std::optional<Options> options = ParseOptions(argc, argv, &error);
@@ -198,13 +240,16 @@ int Run(int argc, char* argv[], std::ostream& out, std::ostream& err) {
     return kExitRuntimeError;
   }
   const wire::MacAddress src = options->src_mac.value_or(iface.mac);
+  if (options->fuzz_seed) return Fuzz(*options, iface, src, out, err);
   const std::vector<std::byte> frame = BuildFrame(*options, src);
   if (options->dry_run) {
     out << inject::HexString(frame) << "\n";
     return kExitOk;
   }
   uint32_t dropped = 0;
-  if (!SendAll(*options, iface, frame, &dropped, &error)) {
+  if (!SendAll(
+          *options, iface, [&](uint32_t) { return std::span(frame); },
+          [](std::span<const std::byte>) {}, &dropped, &error)) {
     err << kName << ": " << error << "\n";
     return kExitRuntimeError;
   }

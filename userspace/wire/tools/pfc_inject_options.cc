@@ -46,9 +46,16 @@ constexpr char kFooter[] =
     "  pfc_inject -i veth0 --xon 3\n"
     "  pfc_inject -i veth0 --prio 3=100 --reserved-bits --truncate 20\n"
     "  pfc_inject --src-mac 02:00:00:00:00:01 --prio 3=65535 --dry-run\n"
+    "  pfc_inject -i veth0 --fuzz 7 --count 2000 --receiver-mac "
+    "02:00:00:00:00:02 --receiver-pfc 0x28\n"
     "\n"
     "Prints \"sent N frames of M bytes on IFACE: ...\" with the fields "
-    "sent.\n"
+    "sent; with --fuzz\n"
+    "also \"expect malformed=N ignored=N pause=P0,...,P7\": what the "
+    "receiver should\n"
+    "count (rx_pfc_malformed, rx_pfc_ignored, rx_prioN_pause) for the frames "
+    "that left.\n"
+
     "Exit status: 0 sent, 1 interface, socket or send error, 2 bad command "
     "line.";
 
@@ -188,6 +195,30 @@ void AddSending(CLI::App* app, Options* o, const std::string& group) {
       ->group(group);
 }
 
+void AddFuzzing(CLI::App* app, Options* o, const std::string& group) {
+  app->add_option("--fuzz", o->fuzz_seed,
+                  "send --count random frames from this seed instead (any "
+                  "destination, opcode, vector, times and length, EtherType "
+                  "0x8808), then what the receiver should count for them")
+      ->transform(NumberUpTo(UINT64_MAX))
+      ->type_name("SEED")
+      ->group(group);
+  app->add_option_function<std::string>(
+         "--receiver-mac",
+         [o](const std::string& text) { o->receiver_mac = ParseMac(text); },
+         "the receiver's MAC: some random frames go to it (required with "
+         "--fuzz)")
+      ->check(Mac())
+      ->type_name("MAC")
+      ->group(group);
+  app->add_option("--receiver-pfc", o->receiver_pfc,
+                  "the priorities the receiver has PFC on for, a mask "
+                  "(default 0)")
+      ->transform(NumberUpTo(0xFF))
+      ->type_name("MASK")
+      ->group(group);
+}
+
 void Describe(CLI::App* app, Options* o) {
   cli11::SetSynopsis(app, kSynopsis);
   app->footer(kFooter);
@@ -214,7 +245,16 @@ void Describe(CLI::App* app, Options* o) {
     app->get_option(built)->excludes(raw);
   }
   AddSending(app, o, "Sending");
+  AddFuzzing(app, o, "Fuzzing");
+  CLI::Option* fuzz = app->get_option("--fuzz");
+  for (const char* built : {"--prio", "--xon", "--opcode", "--ethertype",
+                            "--truncate", "--reserved-bits", "--raw-hex"}) {
+    app->get_option(built)->excludes(fuzz);
+  }
+  for (const char* needs : {"--receiver-mac", "--receiver-pfc"})
+    app->get_option(needs)->needs(fuzz);
 }
+
 
 // What CLI11 let through: words it did not know, and the rules on -i that
 // depend on --dry-run.
@@ -226,6 +266,10 @@ bool Check(const CLI::App& app, const Options& o, std::string* error) {
   }
   if (!left.arguments.empty()) {
     *error = "unexpected argument '" + left.arguments.front() + "'";
+    return false;
+  }
+  if (o.fuzz_seed && !o.receiver_mac) {
+    *error = "--fuzz needs --receiver-mac";
     return false;
   }
   if (!o.interface.empty()) return true;

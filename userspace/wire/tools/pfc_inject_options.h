@@ -39,6 +39,13 @@ struct Options {
   bool reserved_bits = false;           // the enable vector's high byte
   std::optional<std::vector<std::byte>> raw_hex;  // the whole frame
 
+  // --fuzz SEED: --count random frames (pfc_fuzz.h) instead of one built
+  // frame, and what a receiver of MAC --receiver-mac with PFC on for the
+  // priorities of mask --receiver-pfc counts for those that were sent.
+  std::optional<uint64_t> fuzz_seed;
+  std::optional<wire::MacAddress> receiver_mac;
+  uint32_t receiver_pfc = 0;  // 0..0xff
+
   // Sending.
   uint32_t count = 1;
   uint32_t interval_us = 0;
