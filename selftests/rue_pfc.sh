@@ -6,7 +6,7 @@
 # their priority, for quanta x 512 bit times at the link speed, while
 # another priority keeps flowing, and the paused flow loses nothing;
 # malformed frames and frames for priorities without PFC are counted and
-# ignored; strict priority and ETS share a shaped link as configured; a
+# ignored, and so is each of 2000 random ones (pfc_inject --fuzz); strict priority and ETS share a shaped link as configured; a
 # slow receiver (its backlog work at nice 19 against busy-polling
 # perftest) sends XOFF and XON and the sender stops without a drop; a
 # device deleted while paused with packets queued frees them.
@@ -340,11 +340,11 @@ t_ignored() {
 # Random MAC Control frames (pfc_inject --fuzz: any destination, opcode,
 # enable vector, times and length) from B's end of the veth: each one
 # counted where 802.1Qbb puts it (pfc_inject says what the receiver
-# should count for the frames that left), nothing crashes or warns, no
-# pause outlives its frames, and then a plain XOFF still pauses and
-# priority 3 still carries traffic.  Frames the veth or an input
-# backlog drops never reach rue: if any, the counts may only fall short.
-# RUE_FUZZ_SEED replays a run.
+# should count for the frames that left), nothing crashes or warns and
+# no pause outlives its frames.  The cases after it run on the device
+# it fuzzed: traffic on each priority, a frame's exact pause, XOFF.
+# Frames the veth or an input backlog drops never reach rue: if any,
+# the counts may only fall short.  RUE_FUZZ_SEED replays a run.
 # pfc_counts: rl0's PFC receive counters, read without a fork (hw), as
 # pfc_inject --fuzz prints what it expects; pfc_moved BEFORE AFTER: the
 # difference, in the same form.
@@ -370,7 +370,6 @@ pfc_moved() {
 
 t_fuzz() {
 	local seed=${RUE_FUZZ_SEED:-$RANDOM$RANDOM} mac out exp got c0 lost0 lost
-	local p3 t3 v t
 	"$RUECTL" cc set rl0 pfc-enable 3,5 || return 1
 	mac=$(ip -n "$A" link show l0 | awk '/link\/ether/ { print $2 }')
 	[ -n "$mac" ] || { echo "no MAC for l0"; return 1; }
@@ -394,15 +393,7 @@ t_fuzz() {
 	fi
 	"$RUECTL" -j cc show rl0 | grep -q '"pfc-paused":\[\]' ||
 		{ echo "still paused after the frames:"; "$RUECTL" cc show rl0; return 1; }
-	"$RUECTL" cc set rl0 pfc-enable 3 || return 1
-	hw p3 rx_prio3_pause; hw t3 tx_prio3_packets
-	inject --prio 3=100 || return 1
-	flow 18516 96 1
-	wait
-	flow_ok 18516 || return 1
-	hw v rx_prio3_pause; hw t tx_prio3_packets
-	echo "then an XOFF: $((v - p3)) pause; priority 3 sent $((t - t3)) packets"
-	[ $((v - p3)) = 1 ] && [ $((t - t3)) -gt 100 ]
+	"$RUECTL" cc set rl0 pfc-enable none
 }
 
 # The counters of loss recovery on both devices: snap_recovery before,
@@ -574,11 +565,11 @@ tap_init
 run_test "setup" t_setup
 run_test "per-priority and PFC counters in rdma statistic" t_counters
 run_test "ruectl cc show: strict priorities, PFC off" t_defaults
+run_test "random PFC frames: each counted as 802.1Qbb says, none harms" t_fuzz
 run_test "traffic counted on its priority (tclass -> DSCP -> prio)" t_prio_counters
 run_test "a PFC frame pauses for quanta x 512 bit times" t_pause_time
 run_test "XOFF stops priority 3 only; nothing lost" t_pause_isolation
 run_test "malformed and disabled-priority frames counted, ignored" t_ignored
-run_test "random PFC frames: each counted as 802.1Qbb says, none harms" t_fuzz
 run_test "strict priority: prio 5 before prio 3 on a shaped link" t_strict
 run_test "ETS 75:25 shares a shaped link" t_ets
 run_test "cc set refuses bad ETS and PFC settings" t_refusals
