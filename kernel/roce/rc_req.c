@@ -22,8 +22,10 @@
  *
  * ACK requests.  The responder ACKs only packets with AckReq set, so the
  * requester asks for an ACK on the last packet of a message unless more
- * data follows at once, and at least every RUE_ACKREQ_EVERY packets;
- * queue pairs streaming many small messages then see one ACK per batch.
+ * data follows at once, at least every RUE_ACKREQ_EVERY packets, and on
+ * the packet that fills the window; queue pairs streaming many small
+ * messages then see one ACK per batch, and a stream the window holds one
+ * per RUE_ACKREQ_EVERY packets.
  *
  * UC (IBTA 9.8) sends the same packets with UC opcodes and no AckReq;
  * nothing answers them, so a WQE completes when its last packet is
@@ -306,11 +308,16 @@ static void rue_req_local_op(struct rue_qp *qp, struct rue_swqe *w)
 }
 
 /*
- * Should this packet ask for an ACK?  Yes at the end of a message unless
- * another data message follows right away, and periodically: four times
- * per window, so that a small window (after loss) keeps moving.
+ * Should this packet (of @nseg PSNs) ask for an ACK?  Yes at the end of a
+ * message unless another data message follows right away; periodically,
+ * four times per window (at most every RUE_ACKREQ_EVERY packets), so that
+ * ACKs keep opening the window; and when it fills the window, so that a
+ * requester that must stop there has an answer coming.  Only that last
+ * packet: asking on every packet near the edge of the window, as before,
+ * drew an ACK per packet from a QP the window holds (a sender faster than
+ * its path) - half the packets on the wire and much of both hosts' work.
  */
-static bool rue_req_ackreq(struct rue_qp *qp, bool last)
+static bool rue_req_ackreq(struct rue_qp *qp, u32 nseg, bool last)
 {
 	struct rue_req *req = &qp->req;
 	u32 every = clamp_t(u32, req->cwnd.cwnd / 4, 1, RUE_ACKREQ_EVERY);
@@ -321,7 +328,7 @@ static bool rue_req_ackreq(struct rue_qp *qp, bool last)
 	if (req->tlp_ackreq)		/* a probe: rc_timer.c */
 		return true;
 	if (rue_psn_diff(req->psn, req->ackreq_psn) >= every ||
-	    rue_psn_diff(req->psn, req->una_psn) >= req->cwnd.cwnd - every)
+	    rue_psn_diff(req->psn, req->una_psn) + nseg >= req->cwnd.cwnd)
 		return true;
 	if (!last)
 		return false;
@@ -422,7 +429,7 @@ static bool rue_req_step(struct rue_qp *qp, struct sk_buff_head *out)
 					  rue_npkts(w->sqe.length, qp->mtu) - 1);
 	}
 	len = rue_req_batch(qp, w, req->cur_off, &nseg);
-	ackreq = rue_req_ackreq(qp, req->cur_off + len == w->sqe.length);
+	ackreq = rue_req_ackreq(qp, nseg, req->cur_off + len == w->sqe.length);
 	skb = rue_req_data_pkt(qp, w, req->cur_off, len, nseg, ackreq);
 	if (!skb)
 		return false;
