@@ -10,8 +10,16 @@
 // order and goes back for a gap, as RC does for any implied NAK (IBTA
 // 9.7.5.2.3).  rue_loss saw a READ whose first and last SGEs share a byte
 // keep the first one's when netem reordered its responses (3 in 300
-// runs); here the order is forced: the last response comes first.
+// runs); here the order is forced: the last response comes first.  The
+// target's tail-loss probe (a READ alone in flight is asked again after
+// a few ms, hostile_tlp_test.cc) may come anywhere in that schedule under
+// a slow guest; the AfterAProbe cases force it before the responses and
+// after the early one.  A failing case prints the target's recovery
+// counters and every packet it sent.
 #include <algorithm>
+#include <iostream>
+#include <map>
+#include <string>
 
 #include "tests/hostile.h"
 #include "tests/pattern.h"
@@ -35,6 +43,7 @@ class HostileRead : public HostileTest {
     FillRandom(l_.buf.span(), 51);
     msg_.resize(kPackets * mtu_);
     FillRandom(msg_, 52);
+    Snap();
   }
 
   // Posts a READ of kPackets MTUs into @sges and waits for its request;
@@ -83,10 +92,86 @@ class HostileRead : public HostileTest {
     EXPECT_TRUE(SameBytes(l_.buf.span(), want));
   }
 
+  // On a failure, what the target's requester went through: for a
+  // schedule no test forced (a probe or a timeout between the answers).
+  void TearDown() override {
+    if (HasFailure() && dev_) {
+      std::cout << "# counters:";
+      for (const char* c : kCounters)
+        std::cout << " " << c << " +" << Counter(c) - at_start_[c];
+      std::cout << "; the target sent:";
+      for (const Answer& a : Answers())
+        std::cout << "\n#   " << AnswerString(a);
+      std::cout << "\n";
+    }
+    HostileTest::TearDown();
+  }
+
+  void Snap() {
+    for (const char* c : kCounters) at_start_[c] = Counter(c);
+  }
+
+  static constexpr const char* kCounters[] = {
+      "tlp_probes",      "local_ack_timeout_err", "implied_nak_seq_err",
+      "stale_responses", "rx_read_early",         "rx_drop_bad_header",
+      "retransmits"};
+  std::map<std::string, int64_t> at_start_;
   Region l_;
   std::vector<uint8_t> msg_;
   std::vector<ibv_sge> sges_;
 };
+
+// The same READ, its request probed (asked again: a tail-loss probe,
+// hostile_tlp_test.cc) before any response comes; then the last response
+// first, and all three in order.
+TEST_F(HostileRead, SgesNamingOneByteTwiceAfterAProbe) {
+  const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
+  uint32_t psn;
+  ASSERT_NO_FATAL_FAILURE(PostRead(
+      {l_.sge(0, 1), l_.sge(mtu_, kPackets * mtu_ - 2), l_.sge(0, 1)}, &psn));
+  ASSERT_TRUE(
+      WaitFor([](const std::vector<Answer>& got) { return got.size() >= 2; }));
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
+  for (uint32_t i = 0; i < kPackets; i++)
+    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
+  EXPECT_EQ(l_.data()[0], msg_.back());
+}
+
+// Distinct SGEs, the request probed before any response; the last
+// response placed early, then the first two.
+TEST_F(HostileRead, DistinctSgesAfterAProbe) {
+  const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
+  uint32_t psn;
+  ASSERT_NO_FATAL_FAILURE(PostRead(
+      {l_.sge(0, mtu_ + 7), l_.sge(4 * mtu_, (kPackets - 1) * mtu_ - 7)},
+      &psn));
+  ASSERT_TRUE(
+      WaitFor([](const std::vector<Answer>& got) { return got.size() >= 2; }));
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
+  for (uint32_t i = 0; i < kPackets - 1; i++)
+    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
+}
+
+// Distinct SGEs: the last response placed early, then the request
+// probed (asked again), then the first two responses.
+TEST_F(HostileRead, DistinctSgesProbedAfterAnEarlyResponse) {
+  const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
+  const int64_t early = Counter("rx_read_early");
+  uint32_t psn;
+  ASSERT_NO_FATAL_FAILURE(PostRead(
+      {l_.sge(0, mtu_ + 7), l_.sge(4 * mtu_, (kPackets - 1) * mtu_ - 7)},
+      &psn));
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
+  ASSERT_TRUE(CounterReaches(*dev_, "rx_read_early", early + 1));
+  const size_t asked = Answers().size();
+  ASSERT_TRUE(WaitFor(
+      [asked](const std::vector<Answer>& got) { return got.size() > asked; }));
+  for (uint32_t i = 0; i < kPackets - 1; i++)
+    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
+}
 
 // The first and last SGEs are the same byte: it ends up holding the
 // message's last byte, and nothing is placed early.
