@@ -92,6 +92,27 @@ class HostileRead : public HostileTest {
     EXPECT_TRUE(SameBytes(l_.buf.span(), want));
   }
 
+  // The READ's SGEs: the first and last the same byte, or all distinct.
+  std::vector<ibv_sge> OverlappingSges() {
+    return {l_.sge(0, 1), l_.sge(mtu_, kPackets * mtu_ - 2), l_.sge(0, 1)};
+  }
+  std::vector<ibv_sge> DistinctSges() {
+    return {l_.sge(0, mtu_ + 7), l_.sge(4 * mtu_, (kPackets - 1) * mtu_ - 7)};
+  }
+
+  // Waits until the target sends another packet (the READ asked again).
+  void WaitAskedAgain() {
+    const size_t asked = Answers().size();
+    ASSERT_TRUE(WaitFor([asked](const std::vector<Answer>& got) {
+      return got.size() > asked;
+    }));
+  }
+
+  // The peer sends responses 0 to @n - 1, in order.
+  void RespondInOrder(uint32_t psn, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  }
+
   // On a failure, what the target's requester went through: for a
   // schedule no test forced (a probe or a timeout between the answers).
   void TearDown() override {
@@ -127,13 +148,10 @@ class HostileRead : public HostileTest {
 TEST_F(HostileRead, SgesNamingOneByteTwiceAfterAProbe) {
   const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
   uint32_t psn;
-  ASSERT_NO_FATAL_FAILURE(PostRead(
-      {l_.sge(0, 1), l_.sge(mtu_, kPackets * mtu_ - 2), l_.sge(0, 1)}, &psn));
-  ASSERT_TRUE(
-      WaitFor([](const std::vector<Answer>& got) { return got.size() >= 2; }));
+  ASSERT_NO_FATAL_FAILURE(PostRead(OverlappingSges(), &psn));
+  ASSERT_NO_FATAL_FAILURE(WaitAskedAgain());
   ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
-  for (uint32_t i = 0; i < kPackets; i++)
-    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(RespondInOrder(psn, kPackets));
   ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
   EXPECT_EQ(l_.data()[0], msg_.back());
 }
@@ -143,14 +161,10 @@ TEST_F(HostileRead, SgesNamingOneByteTwiceAfterAProbe) {
 TEST_F(HostileRead, DistinctSgesAfterAProbe) {
   const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
   uint32_t psn;
-  ASSERT_NO_FATAL_FAILURE(PostRead(
-      {l_.sge(0, mtu_ + 7), l_.sge(4 * mtu_, (kPackets - 1) * mtu_ - 7)},
-      &psn));
-  ASSERT_TRUE(
-      WaitFor([](const std::vector<Answer>& got) { return got.size() >= 2; }));
+  ASSERT_NO_FATAL_FAILURE(PostRead(DistinctSges(), &psn));
+  ASSERT_NO_FATAL_FAILURE(WaitAskedAgain());
   ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
-  for (uint32_t i = 0; i < kPackets - 1; i++)
-    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(RespondInOrder(psn, kPackets - 1));
   ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
 }
 
@@ -160,16 +174,11 @@ TEST_F(HostileRead, DistinctSgesProbedAfterAnEarlyResponse) {
   const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
   const int64_t early = Counter("rx_read_early");
   uint32_t psn;
-  ASSERT_NO_FATAL_FAILURE(PostRead(
-      {l_.sge(0, mtu_ + 7), l_.sge(4 * mtu_, (kPackets - 1) * mtu_ - 7)},
-      &psn));
+  ASSERT_NO_FATAL_FAILURE(PostRead(DistinctSges(), &psn));
   ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
   ASSERT_TRUE(CounterReaches(*dev_, "rx_read_early", early + 1));
-  const size_t asked = Answers().size();
-  ASSERT_TRUE(WaitFor(
-      [asked](const std::vector<Answer>& got) { return got.size() > asked; }));
-  for (uint32_t i = 0; i < kPackets - 1; i++)
-    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(WaitAskedAgain());
+  ASSERT_NO_FATAL_FAILURE(RespondInOrder(psn, kPackets - 1));
   ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
 }
 
@@ -180,14 +189,12 @@ TEST_F(HostileRead, SgesNamingOneByteTwiceTakeResponsesInOrder) {
   const int64_t early = Counter("rx_read_early");
   const int64_t implied = Counter("implied_nak_seq_err");
   uint32_t psn;
-  ASSERT_NO_FATAL_FAILURE(PostRead(
-      {l_.sge(0, 1), l_.sge(mtu_, kPackets * mtu_ - 2), l_.sge(0, 1)}, &psn));
+  ASSERT_NO_FATAL_FAILURE(PostRead(OverlappingSges(), &psn));
 
   ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
   // Not placed: the requester goes back for the gap.
   EXPECT_TRUE(CounterReaches(*dev_, "implied_nak_seq_err", implied + 1));
-  for (uint32_t i = 0; i < kPackets; i++)
-    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(RespondInOrder(psn, kPackets));
   ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
   EXPECT_EQ(l_.data()[0], msg_.back());
   EXPECT_EQ(Counter("rx_read_early"), early);
@@ -199,14 +206,11 @@ TEST_F(HostileRead, DistinctSgesPlaceResponsesEarly) {
   const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
   const int64_t early = Counter("rx_read_early");
   uint32_t psn;
-  ASSERT_NO_FATAL_FAILURE(PostRead(
-      {l_.sge(0, mtu_ + 7), l_.sge(4 * mtu_, (kPackets - 1) * mtu_ - 7)},
-      &psn));
+  ASSERT_NO_FATAL_FAILURE(PostRead(DistinctSges(), &psn));
 
   ASSERT_NO_FATAL_FAILURE(Respond(psn, kPackets - 1));
   ASSERT_TRUE(CounterReaches(*dev_, "rx_read_early", early + 1));
-  for (uint32_t i = 0; i < kPackets - 1; i++)
-    ASSERT_NO_FATAL_FAILURE(Respond(psn, i));
+  ASSERT_NO_FATAL_FAILURE(RespondInOrder(psn, kPackets - 1));
   ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
 }
 
