@@ -72,10 +72,13 @@ static void rue_req_early_clear(struct rue_req *req)
 }
 
 /*
- * Go back: retransmit from the oldest incomplete WQE, at its first
- * unacknowledged packet (IBTA 9.7.6.1.2).
+ * Put the transmitter at the oldest incomplete WQE, at its first
+ * unacknowledged packet (IBTA 9.7.6.1.2): nothing after it has been asked
+ * for since, so no READ or atomic is counted in rd_atomic.
+ *
+ * Return: true if that WQE had been started (its PSNs are its own).
  */
-void rue_req_rewind(struct rue_qp *qp)
+static bool rue_req_go_oldest(struct rue_qp *qp)
 {
 	struct rue_req *req = &qp->req;
 	struct rue_swqe *w = NULL;
@@ -92,7 +95,7 @@ void rue_req_rewind(struct rue_qp *qp)
 		req->cur = i;
 		req->cur_off = 0;
 		req->rd_atomic = 0;
-		return;
+		return false;
 	}
 
 	if (w->sqe.opcode == RUE_WR_RDMA_READ) {
@@ -105,9 +108,6 @@ void rue_req_rewind(struct rue_qp *qp)
 		req->una_psn = w->first_psn;
 		req->cur_off = 0;
 	}
-	/* Counted when the resent packets go out would cost the fast path. */
-	rue_stat_add(qp->rdev, RUE_STAT_RETRANSMITS,
-		     max(rue_psn_diff(req->psn, req->una_psn), 1));
 	req->cur = i;
 	req->psn = req->una_psn;
 	req->rd_atomic = 0;
@@ -116,6 +116,18 @@ void rue_req_rewind(struct rue_qp *qp)
 	/* Early bits are kept relative to una_psn; backwards, start over. */
 	if (rue_psn_diff(req->una_psn, una) < 0)
 		rue_req_early_clear(req);
+	return true;
+}
+
+/* Go back: retransmit from the oldest incomplete WQE. */
+void rue_req_rewind(struct rue_qp *qp)
+{
+	u32 psn = qp->req.psn;
+
+	/* Counted when the resent packets go out would cost the fast path. */
+	if (rue_req_go_oldest(qp))
+		rue_stat_add(qp->rdev, RUE_STAT_RETRANSMITS,
+			     max(rue_psn_diff(psn, qp->req.una_psn), 1));
 }
 
 /*
@@ -429,6 +441,18 @@ static void rue_req_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 }
 
 /*
+ * The READ or atomic at ring index @i is complete.  rd_atomic counts what
+ * the transmitter asked for since it last went back, all behind cur;
+ * an answer to a request from before the go-back, not asked again yet
+ * (rue_req_rcv()), is not in it.
+ */
+static void rue_req_answered(struct rue_qp *qp, u32 i)
+{
+	if ((s32)(i - qp->req.cur) < 0)
+		qp->req.rd_atomic--;
+}
+
+/*
  * READ responses that arrive early.  A requester may drop a response out
  * of sequence and ask again for the rest (IBTA 9.7.5.2), but a network
  * that reorders (netem, ECMP, a multi-queue NIC) then costs the rest of
@@ -545,35 +569,6 @@ static void rue_req_read_early(struct rue_qp *qp, struct rue_swqe *w,
 }
 
 /*
- * una_psn moved past an early packet of READ @w, and the transmitter is
- * at @w: it went back to it (a go-back, rue_req_rewind()) and has not
- * asked again yet.  It asks for what is still missing, at the PSN the
- * response will carry (rue_req_read_next()); a READ now complete is not
- * asked for again at all: the transmitter moves on past its PSNs.  Left
- * at the READ's first PSN, as before, it skipped the completed READ
- * (rue_req_step()) and sent the WQEs after it again under PSNs other
- * than the first time; the responder did not know the next READ under
- * its new PSN and only acknowledged it, until the requester's retries
- * ran out (IBTA 9.7.5.2: the PSNs of a request do not change when it is
- * sent again).  Seen with 8 QPs of SENDs, WRITEs and READs over netem's
- * loss, duplication and reordering at once, in 4-7 of 15 runs on 6.1.
- * A READ asked for again is counted in rd_atomic when sent
- * (rue_req_step()); one completed here before that was not.
- */
-static void rue_req_early_passed(struct rue_qp *qp, struct rue_swqe *w)
-{
-	struct rue_req *req = &qp->req;
-
-	if (rue_psn_diff(req->una_psn, req->psn) <= 0)
-		return;
-	req->psn = req->una_psn;
-	if (w->done) {
-		req->cur++;
-		req->cur_off = 0;
-	}
-}
-
-/*
  * una_psn moved from @una: forget the early packets it passed by other
  * means (an ACK, an error), then take those it has reached, in order.
  */
@@ -606,14 +601,11 @@ static void rue_req_early_take(struct rue_qp *qp, u32 una)
 		if (req->una_psn == w->last_psn) {
 			w->read_done = w->sqe.length;
 			w->done = 1;
-			if (i != req->cur)
-				req->rd_atomic--;
+			rue_req_answered(qp, i);
 		} else {
 			w->read_done += qp->mtu;
 		}
 		req->una_psn = rue_psn_add(req->una_psn, 1);
-		if (i == req->cur)
-			rue_req_early_passed(qp, w);
 	}
 }
 
@@ -622,7 +614,7 @@ static void rue_req_early_take(struct rue_qp *qp, u32 una)
  * Response Only at its PSN (IBTA annex A19.4.2).
  */
 static void rue_req_atomic_write_resp(struct rue_qp *qp, struct rue_swqe *w,
-				      struct rue_pkt *pkt)
+				      u32 i, struct rue_pkt *pkt)
 {
 	if (pkt->psn != w->first_psn) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
@@ -633,7 +625,7 @@ static void rue_req_atomic_write_resp(struct rue_qp *qp, struct rue_swqe *w,
 		w->status = IB_WC_BAD_RESP_ERR;
 	}
 	w->done = 1;
-	qp->req.rd_atomic--;
+	rue_req_answered(qp, i);
 	qp->req.una_psn = rue_psn_add(pkt->psn, 1);
 }
 
@@ -644,7 +636,7 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 	struct rue_swqe *w;
 	bool first = pkt->mask & RUE_OPM_FIRST, last = pkt->mask & RUE_OPM_LAST;
 	bool in_order;
-	u32 left;
+	u32 left, i;
 
 	w = rue_req_find(qp, pkt->psn, &in_order);
 	if (w && w->sqe.opcode == RUE_WR_RDMA_READ &&
@@ -662,9 +654,9 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 	/* Responses come in order: earlier SENDs and WRITEs arrived. */
 	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
 		return;
-	w = rue_req_oldest(qp);
+	w = rue_req_oldest_at(qp, &i);
 	if (w && w->sqe.opcode == RUE_WR_ATOMIC_WRITE) {
-		rue_req_atomic_write_resp(qp, w, pkt);
+		rue_req_atomic_write_resp(qp, w, i, pkt);
 		return;
 	}
 	if (!w || w->sqe.opcode != RUE_WR_RDMA_READ ||
@@ -703,7 +695,7 @@ static void rue_req_read_resp(struct rue_qp *qp, struct rue_pkt *pkt)
 	req->una_psn = rue_psn_add(pkt->psn, pkt->nseg);
 	if (last) {
 		w->done = 1;
-		req->rd_atomic--;
+		rue_req_answered(qp, i);
 	}
 }
 
@@ -712,10 +704,11 @@ static void rue_req_atomic_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 	const struct rue_atmack *ack = rue_pkt_atmack(pkt);
 	struct rue_swqe *w;
 	u64 orig;
+	u32 i;
 
 	if (rue_req_acked(qp, rue_psn_add(pkt->psn, -1)))
 		return;
-	w = rue_req_oldest(qp);
+	w = rue_req_oldest_at(qp, &i);
 	if (!w || (w->sqe.opcode != RUE_WR_ATOMIC_CMP_AND_SWP &&
 		   w->sqe.opcode != RUE_WR_ATOMIC_FETCH_AND_ADD) ||
 	    w->first_psn != pkt->psn) {
@@ -726,8 +719,39 @@ static void rue_req_atomic_ack(struct rue_qp *qp, struct rue_pkt *pkt)
 	if (rue_sgl_from_buf(w->sg, w->num_sge, 0, &orig, sizeof(orig)))
 		w->status = IB_WC_LOC_PROT_ERR;
 	w->done = 1;
-	qp->req.rd_atomic--;
+	rue_req_answered(qp, i);
 	qp->req.una_psn = rue_psn_add(pkt->psn, 1);
+}
+
+/*
+ * An answer (a READ response, an atomic ACK) for a PSN at or past
+ * req->psn that went out: the requester went back (a probe, a timeout)
+ * and has not asked again yet.  It answers the request sent before, as
+ * an answer to the one sent again would (a request keeps its PSNs, IBTA
+ * 9.7.5.2), and is taken.  Dropped as stale, as before, it cost a go-back,
+ * or the READ if the responder did not answer again: under TCG the engine
+ * asks again milliseconds after a probe (HostileRead, 1 in 84 runs).
+ */
+static bool rue_req_answers_sent(struct rue_qp *qp, const struct rue_pkt *pkt)
+{
+	return (pkt->mask & (RUE_OPM_READ | RUE_OPM_ATOMIC)) &&
+	       rue_psn_diff(pkt->psn, qp->req.sent_psn) < 0;
+}
+
+/*
+ * una_psn moved past the transmitter (answers to requests sent before a
+ * go-back, early READ responses taken): it moves on to the oldest WQE
+ * still incomplete, a READ at the PSN its next response carries.  Left
+ * behind, as once, it skipped a READ completed meanwhile and sent the
+ * WQEs after it under PSNs other than the first time (against IBTA
+ * 9.7.5.2); the responder did not know the next READ under its new PSN
+ * and only acknowledged it until the retries ran out (8 QPs over netem's
+ * loss, duplication and reordering, 4-7 of 15 runs on 6.1).
+ */
+static void rue_req_catch_up(struct rue_qp *qp)
+{
+	if (rue_psn_diff(qp->req.una_psn, qp->req.psn) > 0)
+		rue_req_go_oldest(qp);
 }
 
 /**
@@ -751,14 +775,15 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
 		return false;
 	}
 	/*
-	 * Only PSNs in [una_psn, psn) can be answers to what we sent, and
-	 * ACKs up to sent_psn after a go-back (which move una_psn: progress
-	 * like any other, below).
+	 * Only PSNs in [una_psn, psn) can be answers to what we sent, and,
+	 * after a go-back, answers and ACKs up to sent_psn (which move
+	 * una_psn: progress like any other, below).
 	 */
 	una = req->una_psn;
 	tail = req->tail;
 	if (rue_psn_diff(pkt->psn, req->una_psn) < 0 ||
-	    (rue_psn_diff(pkt->psn, req->psn) >= 0 && !rue_req_ahead(qp, pkt))) {
+	    (rue_psn_diff(pkt->psn, req->psn) >= 0 &&
+	     !rue_req_answers_sent(qp, pkt) && !rue_req_ahead(qp, pkt))) {
 		rue_stat_inc(qp->rdev, RUE_STAT_RX_STALE_RESPONSES);
 		spin_unlock_bh(&req->lock);
 		return false;
@@ -771,6 +796,7 @@ bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error)
 	else
 		rue_req_ack(qp, pkt);
 	rue_req_early_take(qp, una);
+	rue_req_catch_up(qp);
 
 	if (rue_sq_retire(qp))
 		*error = true;

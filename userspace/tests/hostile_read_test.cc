@@ -17,6 +17,7 @@
 // after the early one.  A failing case prints the target's recovery
 // counters and every packet it sent.
 #include <algorithm>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
@@ -212,6 +213,125 @@ TEST_F(HostileRead, DistinctSgesPlaceResponsesEarly) {
   ASSERT_TRUE(CounterReaches(*dev_, "rx_read_early", early + 1));
   ASSERT_NO_FATAL_FAILURE(RespondInOrder(psn, kPackets - 1));
   ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
+}
+
+// Answers to requests the target sent before it went back (a timeout),
+// arriving before it asks again (kernel/roce/rc_comp.c,
+// rue_req_answers_sent()).  A WRITE of kWritePackets goes ahead of the
+// READ or atomic, and the peer answers nothing until the target's
+// timeout sends the WRITE's first packet again.  The target's window then
+// holds 4 packets (RUE_CWND_MIN, kernel/cc/window.c): it stays in the
+// WRITE and does not ask again for what follows, so the answers meet a
+// requester that has not sent their requests again - as they may after
+// any probe or timeout, until its engine runs.  Taken, each answers the
+// request that went out.  Dropped as stale, as before, they left the
+// target asking a peer that answers once until its retries ran out.
+class HostileGoBack : public HostileRead {
+ protected:
+  static constexpr uint32_t kWritePackets = 8;
+  static constexpr uint64_t kWriteId = 0x3717e;
+
+  void SetUp() override {
+    HostileRead::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_NO_FATAL_FAILURE(
+        MakeRegion(t_.pd.get(), kWritePackets * mtu_, kAllAccess, &src_));
+  }
+
+  // Posts the WRITE and @wr behind it, waits for @wr's request (opcode
+  // @op) and then for the timeout's WRITE; @wr's PSN in @psn.
+  void TimeOutBehindAWrite(ibv_send_wr* wr, Opcode op, uint32_t* psn) {
+    write_sge_ = src_.sge(0, kWritePackets * mtu_);
+    ibv_send_wr write =
+        RdmaWr(kWriteId, IBV_WR_RDMA_WRITE, &write_sge_, 1, 0x20000, 0x1234);
+    write.next = wr;
+    ASSERT_EQ(PostSend(t_.qp.get(), &write), 0);
+    ASSERT_TRUE(WaitAnswer(
+        [op](const Answer& a) { return a.opcode() == wire::ToU8(op); }));
+    const std::vector<Answer> sent = Answers();
+    const uint32_t first = sent.front().psn();
+    *psn = sent.back().psn();
+    ASSERT_EQ(*psn, first + kWritePackets);
+    ASSERT_TRUE(WaitFor([first](const std::vector<Answer>& got) {
+      return std::count_if(got.begin(), got.end(), [first](const Answer& a) {
+               return a.psn() == first;
+             }) > 1;
+    })) << "no timeout";
+  }
+
+  void ExpectWriteDone() {
+    ibv_wc wc;
+    ASSERT_TRUE(PollOne(t_.SendCq(), &wc));
+    EXPECT_EQ(wc.wr_id, kWriteId);
+    EXPECT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
+  }
+
+  // A READ posted now is asked for at @psn, and nothing else goes out:
+  // the target moved past what the answers completed, under the PSNs it
+  // had used (IBTA 9.7.5.2), and still has room for a READ in flight.
+  void ExpectNextAskedAt(uint32_t psn) {
+    ibv_sge sge = l_.sge(7 * mtu_, 8);
+    ibv_send_wr next =
+        RdmaWr(kWrId + 1, IBV_WR_RDMA_READ, &sge, 1, 0x30000, 0x1234);
+    const size_t before = Answers().size();
+    ASSERT_EQ(PostSend(t_.qp.get(), &next), 0);
+    ASSERT_TRUE(WaitFor([before](const std::vector<Answer>& got) {
+      return got.size() > before;
+    })) << "the READ posted next is not asked for";
+    const Answer a = Answers()[before];
+    EXPECT_EQ(a.opcode(), wire::ToU8(Opcode::kRcRdmaReadRequest))
+        << AnswerString(a);
+    EXPECT_EQ(a.psn(), psn) << AnswerString(a);
+  }
+
+  Region src_;
+  ibv_sge write_sge_{};
+};
+
+// The READ's middle response first - no AETH, nothing an ACK could move
+// the transmitter with - then the first and the last.
+TEST_F(HostileGoBack, ReadResponsesToTheRequestSentBeforeATimeout) {
+  const std::vector<uint8_t> before(l_.data(), l_.data() + l_.size());
+  sges_ = DistinctSges();
+  ibv_send_wr read = RdmaWr(kWrId, IBV_WR_RDMA_READ, sges_.data(),
+                            static_cast<int>(sges_.size()), 0x10000, 0x1234);
+  uint32_t psn;
+  ASSERT_NO_FATAL_FAILURE(
+      TimeOutBehindAWrite(&read, Opcode::kRcRdmaReadRequest, &psn));
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, 1));
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, 0));
+  ASSERT_NO_FATAL_FAILURE(Respond(psn, 2));
+  ASSERT_NO_FATAL_FAILURE(ExpectWriteDone());
+  ASSERT_NO_FATAL_FAILURE(ExpectPlacedInOrder(before));
+  ASSERT_NO_FATAL_FAILURE(ExpectNextAskedAt(psn + kPackets));
+}
+
+// A FETCH_ADD's ACK: the original value lands, and a READ still goes out.
+TEST_F(HostileGoBack, AnAtomicAckToTheRequestSentBeforeATimeout) {
+  constexpr uint64_t kOrig = 0x0123456789abcdefULL;
+  ibv_sge sge = l_.sge(0, sizeof(kOrig));
+  ibv_send_wr fadd = SendWr(kWrId, IBV_WR_ATOMIC_FETCH_AND_ADD, &sge, 1);
+  fadd.wr.atomic.remote_addr = 0x10000;
+  fadd.wr.atomic.rkey = 0x1234;
+  fadd.wr.atomic.compare_add = 1;
+  uint32_t psn;
+  ASSERT_NO_FATAL_FAILURE(
+      TimeOutBehindAWrite(&fadd, Opcode::kRcFetchAdd, &psn));
+  auto h = Request(Opcode::kRcAtomicAcknowledge, psn);
+  h.aeth->syndrome = wire::Aeth::MakeSyndrome(wire::AethType::kAck,
+                                              wire::Aeth::kInvalidCreditCount);
+  h.aeth->msn = 2;
+  h.atomic_ack_eth->original_data = kOrig;
+  ASSERT_NO_FATAL_FAILURE(Inject(h));
+  ASSERT_NO_FATAL_FAILURE(ExpectWriteDone());
+  ibv_wc wc;
+  ASSERT_TRUE(PollOne(t_.SendCq(), &wc));
+  EXPECT_EQ(wc.wr_id, kWrId);
+  ASSERT_EQ(wc.status, IBV_WC_SUCCESS) << WcString(wc);
+  uint64_t got;
+  std::memcpy(&got, l_.data(), sizeof(got));
+  EXPECT_EQ(got, kOrig);
+  ASSERT_NO_FATAL_FAILURE(ExpectNextAskedAt(psn + 1));
 }
 
 }  // namespace
