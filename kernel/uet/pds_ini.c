@@ -211,13 +211,6 @@ bool rue_pdc_room(const struct rue_pdc *pdc, u32 len)
 		pdc->inflight + len <= rue_nscc_cwnd(&pdc->cc));
 }
 
-/* Three quarters of a window in flight: time to ask for an ACK. */
-bool rue_pdc_filling(const struct rue_pdc *pdc)
-{
-	return pdc->next_psn - pdc->una_psn >= RUE_PDC_WIN * 3 / 4 ||
-	       pdc->inflight >= rue_nscc_cwnd(&pdc->cc) / 4 * 3;
-}
-
 /* ------------------------------------------------------------------ */
 /* Timers, RTT                                                         */
 

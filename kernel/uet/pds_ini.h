@@ -21,7 +21,6 @@ void rue_pds_qp_fini(struct rue_pds_qp *pq);
 struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 			     u32 mss, struct sk_buff_head *out);
 bool rue_pdc_room(const struct rue_pdc *pdc, u32 len);
-bool rue_pdc_filling(const struct rue_pdc *pdc);
 struct rue_pds_tx *rue_pdc_take_psn(struct rue_pdc *pdc, u32 charge,
 				    u32 *psn);
 int rue_pds_qp_resend(struct rue_qp *qp, struct sk_buff_head *out,

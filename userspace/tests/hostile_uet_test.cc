@@ -602,5 +602,49 @@ TEST_F(HostileUet, RtoAnsweredSoonerThanTheBaseRttIsUndone) {
   EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc[0].status);
 }
 
+// A message longer than the window, to a target that answers nothing:
+// device A asks for an ACK (AR) on the request that fills the window and
+// on none before it (kernel/uet/ses_ini.c), and sends nothing past it.
+// It asked on every request past three quarters of the window, and a
+// PDC the window holds - one faster than its path - only sends there:
+// between two guests 0.4 ACKs per data packet came back.  The window is
+// 32 packets (uet_cc_max_pkts; NSCC starts at its ceiling).
+TEST_F(HostileUet, AWindowOfRequestsAsksForOneAck) {
+  constexpr uint32_t kWindow = 32;
+  ParamOverride rto("uet_rto_ms", "1000");
+  ParamOverride tlp("uet_tlp_us", "0");
+  ParamOverride cwnd("uet_cc_max_pkts", std::to_string(kWindow));
+  IngressDrop drop(ifname_, a_.dev->ip4);
+  ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
+  UetSide s;
+  ASSERT_NO_FATAL_FAILURE(MakeUetSide(a_, kJob, RUEDV_UET_RUD, 1 << 16, &s));
+  Ah ah;
+  ASSERT_NO_FATAL_FAILURE(
+      SendTo(&s, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 31, 1 << 16, &ah));
+
+  auto requests = [](const std::vector<UetAnswer>& got) {
+    std::vector<wire::PdsRequest> r;
+    for (const UetAnswer& a : got)
+      if (const auto* q = std::get_if<wire::PdsRequest>(&a.headers.pds))
+        r.push_back(*q);
+    return r;
+  };
+  ASSERT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        return requests(got).size() >= kWindow;
+      },
+      milliseconds(3000)))
+      << requests(peer_->Answers()).size() << " requests";
+  std::this_thread::sleep_for(milliseconds(300));  // anything past it
+  const std::vector<wire::PdsRequest> r = requests(peer_->Answers());
+  ASSERT_EQ(r.size(), kWindow) << "sent past the window, or sent again";
+  std::vector<uint32_t> asked;
+  for (const wire::PdsRequest& q : r) {
+    EXPECT_EQ(q.psn, r.front().psn + (&q - r.data())) << "out of order";
+    if (q.prologue.Has(wire::pds_flags::kAr)) asked.push_back(q.psn);
+  }
+  EXPECT_EQ(asked, std::vector<uint32_t>{r.back().psn});
+}
+
 }  // namespace
 }  // namespace rue::test
