@@ -286,7 +286,7 @@ static bool rue_req_ahead(struct rue_qp *qp, const struct rue_pkt *pkt)
 }
 
 /* The oldest WQE not done, if started; its ring index in @index. */
-static struct rue_swqe *rue_req_oldest_at(struct rue_qp *qp, u32 *index)
+struct rue_swqe *rue_req_oldest_at(struct rue_qp *qp, u32 *index)
 {
 	u32 i;
 
@@ -306,43 +306,6 @@ static struct rue_swqe *rue_req_oldest(struct rue_qp *qp)
 	u32 i;
 
 	return rue_req_oldest_at(qp, &i);
-}
-
-/*
- * The tail-loss probe is due (rc_timer.c): nothing answered what is in
- * flight for a PTO.  Send the newest packet again, asking for an ACK: the
- * transmitter builds it from the WQE it belongs to (sent_cur) and, once
- * it is out, stands where it stood.  Only when nothing is being sent
- * again (psn == sent_psn, the caller checks).  A READ or atomic has no
- * packet of its own to repeat that would not ask for its answer again
- * under its first PSN; one that is all in flight is asked again from
- * una_psn, as a go-back does (and counted as one in retransmits).
- *
- * Return: true if the transmitter has something to send.
- */
-bool rue_req_probe(struct rue_qp *qp)
-{
-	struct rue_req *req = &qp->req;
-	u32 last = rue_psn_add(req->sent_psn, -1), i;
-	struct rue_swqe *w = rue_swqe(qp, req->sent_cur);
-
-	req->tlp_count++;
-	req->rtt_pending = false;
-	if (rue_is_data(w->sqe.opcode) && !w->done &&
-	    rue_psn_diff(last, w->first_psn) >= 0 &&
-	    rue_psn_diff(last, w->last_psn) <= 0) {
-		req->cur = req->sent_cur;
-		req->cur_off = rue_psn_diff(last, w->first_psn) * qp->mtu;
-		req->psn = last;
-		req->tlp_ackreq = true;
-	} else if (rue_req_oldest_at(qp, &i) && i == req->sent_cur &&
-		   rue_is_read_or_atomic(w->sqe.opcode)) {
-		rue_req_rewind(qp);
-	} else {
-		return false;
-	}
-	rue_stat_inc(qp->rdev, RUE_STAT_TLP_PROBES);
-	return true;
 }
 
 static u8 rue_nak_status(u8 syn)

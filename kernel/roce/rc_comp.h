@@ -12,6 +12,7 @@
 struct rue_pkt;
 struct rue_qp;
 struct rue_req;
+struct rue_swqe;
 
 bool rue_req_rcv(struct rue_qp *qp, struct rue_pkt *pkt, bool *error);
 void rue_req_init(struct rue_qp *qp);
@@ -25,6 +26,6 @@ void rue_req_rtt_sample(struct rue_req *req, ktime_t now);
 void rue_req_rewind(struct rue_qp *qp);
 void rue_req_lost(struct rue_qp *qp, bool timeout);
 void rue_req_fail_oldest(struct rue_qp *qp, u8 status);
-bool rue_req_probe(struct rue_qp *qp);
+struct rue_swqe *rue_req_oldest_at(struct rue_qp *qp, u32 *index);
 
 #endif /* _RUE_RC_COMP_H */

@@ -30,7 +30,9 @@
  */
 #include <linux/hrtimer.h>
 #include <linux/moduleparam.h>
+#include "pkt.h"
 #include "rc_comp.h"
+#include "rc_req.h"
 #include "cc/cc.h"
 #include "core/device.h"
 #include "core/engine.h"
@@ -243,6 +245,43 @@ static bool rue_req_held(struct rue_qp *qp)
 	p = rue_cc_prio(rcu_dereference(rdev->cc), qp->av.tclass);
 	rcu_read_unlock();
 	return rue_txq_held(&rdev->txq) & BIT(p);
+}
+
+/*
+ * The tail-loss probe is due: nothing answered what is in
+ * flight for a PTO.  Send the newest packet again, asking for an ACK: the
+ * transmitter builds it from the WQE it belongs to (sent_cur) and, once
+ * it is out, stands where it stood.  Only when nothing is being sent
+ * again (psn == sent_psn, the caller checks).  A READ or atomic has no
+ * packet of its own to repeat that would not ask for its answer again
+ * under its first PSN; one that is all in flight is asked again from
+ * una_psn, as a go-back does (and counted as one in retransmits).
+ *
+ * Return: true if the transmitter has something to send.
+ */
+static bool rue_req_probe(struct rue_qp *qp)
+{
+	struct rue_req *req = &qp->req;
+	u32 last = rue_psn_add(req->sent_psn, -1), i;
+	struct rue_swqe *w = rue_swqe(qp, req->sent_cur);
+
+	req->tlp_count++;
+	req->rtt_pending = false;
+	if (rue_is_data(w->sqe.opcode) && !w->done &&
+	    rue_psn_diff(last, w->first_psn) >= 0 &&
+	    rue_psn_diff(last, w->last_psn) <= 0) {
+		req->cur = req->sent_cur;
+		req->cur_off = rue_psn_diff(last, w->first_psn) * qp->mtu;
+		req->psn = last;
+		req->tlp_ackreq = true;
+	} else if (rue_req_oldest_at(qp, &i) && i == req->sent_cur &&
+		   rue_is_read_or_atomic(w->sqe.opcode)) {
+		rue_req_rewind(qp);
+	} else {
+		return false;
+	}
+	rue_stat_inc(qp->rdev, RUE_STAT_TLP_PROBES);
+	return true;
 }
 
 static enum hrtimer_restart rue_req_tlp(struct hrtimer *t)
