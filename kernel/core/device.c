@@ -46,6 +46,7 @@
 #include "net/net.h"
 #include "net/pfc.h"
 #include "net/txq.h"
+#include "net/txq_sock.h"
 
 static DEFINE_MUTEX(rue_dev_mutex);
 static DEFINE_XARRAY(rue_devs);		/* by ib_device index */

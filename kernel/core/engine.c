@@ -48,6 +48,7 @@ static bool rue_qp_tx(struct rue_qp *qp, int budget)
 	budget = rue_cc_tx_budget(qp, budget);
 	if (!budget)
 		return false;	/* kicked by the pacing timer */
+	rue_txq_unpin(qp);
 	budget = rue_txq_room(qp, budget);
 	if (!budget)
 		return false;	/* kicked when the device's queue has room */
@@ -58,11 +59,13 @@ static bool rue_qp_tx(struct rue_qp *qp, int budget)
 
 /*
  * Where the engine's work runs: the device's transmit CPU for a QP whose
- * packets must keep their order (txq.c, Order), else the CPU queueing it.
+ * packets must keep their order, or that has packets queued there (txq.c,
+ * Order), else the CPU queueing it.
  */
 static int rue_qp_tx_cpu(const struct rue_qp *qp)
 {
-	if (qp->xport->flags & RUE_XPORT_IN_ORDER)
+	if ((qp->xport->flags & RUE_XPORT_IN_ORDER) ||
+	    test_bit(RUE_TX_PINNED, &qp->tx_bits))
 		return qp->rdev->txq.cpu;
 	return WORK_CPU_UNBOUND;
 }

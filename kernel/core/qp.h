@@ -182,6 +182,7 @@ enum rue_qp_tx_bits {
 	RUE_TX_RUNNING,
 	RUE_TX_PENDING,
 	RUE_TX_POLL,		/* a poller watches the SQ (rue_qp_poll_work()) */
+	RUE_TX_PINNED,		/* its packets leave from txq->cpu (txq.c, Order) */
 };
 
 /* Work found under a lock, done by rue_qp_notify() once unlocked. */

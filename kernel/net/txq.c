@@ -10,11 +10,11 @@
  * as it can - the answer to an 8 MiB RDMA READ is 8192 packets of 1 KiB -
  * overflows them, and go-back-N then resends everything after each drop.
  *
- * So every wire packet is charged to a kernel socket of the device
- * (skb_set_owner_w()) until the stack frees it: after a NIC's transmit
+ * So every wire packet is charged to a kernel socket of the device (one
+ * of two: txq_sock.c) until the stack frees it: after a NIC's transmit
  * completion, or when the receiving stack takes it (ip_rcv_core() orphans
  * it).  That is how TCP small queues bound a socket's packets below it.
- * At most RUE_TXQ_BYTES are charged at a time.  Packets delivered in
+ * At most RUE_TXQ_BYTES are charged at a time, to both together.  Packets delivered in
  * memory (loop.c) are not charged: that queue is drained as it is filled.
  *
  * Priorities.  Like a NIC's port, the device has a queue per priority
@@ -54,19 +54,29 @@
  * (at the cost of a go-back); UC loses the message.  So the drain work
  * always runs on one CPU per device (txq->cpu, devices spread over the
  * CPUs), and QPs that must keep their order run their engine there too
- * (RUE_XPORT_IN_ORDER, engine.c).
+ * (RUE_XPORT_IN_ORDER, engine.c).  Other QPs send from where their
+ * engine runs (a doorbell's system call, an ACK's softirq) until one of
+ * their packets has to wait here: from then on it leaves from txq->cpu,
+ * and so must the QP's next ones, or they overtake it (on 6.1 a backlog
+ * filled from a workqueue may wait for ksoftirqd while another CPU's is
+ * emptied at once: a slow receiver's pauses reordered hundreds of
+ * packets per run).  The QP is pinned (RUE_TX_PINNED): its engine runs
+ * on txq->cpu, and a packet it sends from elsewhere is queued.  It is let
+ * go (rue_txq_unpin()) by a run that finds its priority's queue empty,
+ * no drain under way and none of the drained packets in the stack -
+ * nothing left to overtake.  Those are charged to a socket of their own
+ * (txq->drain_sock), which says how many are left; the bound is on both
+ * sockets' charge together.  A QP that never waits, as a latency test's,
+ * never moves.
  *
  * Locking.  txq->lock (BH) protects the queues, the waiter lists and the
  * pause state; txq->state mirrors what the fast path needs in one word.
- * The socket's write_space callback runs as charged packets are freed,
- * in any context: it only queues the drain work.
+ * The sockets' write_space callback (txq_sock.c) runs as charged packets
+ * are freed, in any context: it only queues the drain work.
  *
- * Lifetime.  The socket exists from attach to detach (device.c).  Packets
- * in flight keep its memory alive (sk_wmem_alloc), not the device's:
- * write_space finds the device through sk_user_data under RCU, which
- * rue_txq_unhook() clears, restoring the socket's own callback, a grace
- * period before rue_txq_close() stops the timers and the drain, drops
- * what is still queued and releases the socket.
+ * Lifetime.  The queues live as long as the device; the sockets from
+ * attach to detach (txq_sock.c): rue_txq_close() stops the timers and the
+ * drain, drops what is still queued and releases the sockets.
  */
 #include <linux/cpumask.h>
 #include <linux/ip.h>
@@ -78,17 +88,12 @@
 
 #include "lend.h"
 #include "txq.h"
+#include "txq_sock.h"
 #include "core/device.h"
 #include "core/engine.h"
 #include "core/qp.h"
 #include "core/stats.h"
 
-/*
- * About 400 packets of a 1 KiB MTU: well under netdev_max_backlog (1000)
- * even for two devices sending on one CPU, and far more than a veth or a
- * NIC needs to stay busy.
- */
-#define RUE_TXQ_BYTES		(1024 * 1024)
 /* Headers and trailer of a packet, for the room estimate. */
 #define RUE_TXQ_HDR_EST		128
 /*
@@ -168,9 +173,7 @@ static void rue_txq_kick(struct rue_txq_prio *pr)
 
 static bool rue_txq_budget_ok(struct rue_txq *txq)
 {
-	struct sock *sk = txq->sock->sk;
-
-	return sk_wmem_alloc_get(sk) < READ_ONCE(sk->sk_sndbuf);
+	return rue_txq_charged(txq) < RUE_TXQ_BYTES;
 }
 
 /*
@@ -203,10 +206,11 @@ static void rue_txq_discard(struct rue_dev *rdev, struct sk_buff *skb)
 }
 
 /*
- * Hand a finished packet to the IP stack.  Under rcu_read_lock() with
- * bottom halves off and tx_ok set.
+ * Hand a finished packet to the IP stack, from the drain if @drained.
+ * Under rcu_read_lock() with bottom halves off and tx_ok set.
  */
-static int rue_txq_out(struct rue_dev *rdev, struct sk_buff *skb)
+static int rue_txq_out(struct rue_dev *rdev, struct sk_buff *skb,
+		       bool drained)
 {
 	unsigned int prio = skb->priority & (RUE_NPRIO - 1);
 	unsigned int len = skb->len;
@@ -216,7 +220,8 @@ static int rue_txq_out(struct rue_dev *rdev, struct sk_buff *skb)
 		rue_txq_discard(rdev, skb);
 		return -EACCES;
 	}
-	skb_set_owner_w(skb, rdev->txq.sock->sk);
+	skb_set_owner_w(skb, drained ? rdev->txq.drain_sock->sk :
+				       rdev->txq.sock->sk);
 	if (skb->protocol == htons(ETH_P_IP))
 		err = ip_local_out(rdev->net, NULL, skb);
 	else
@@ -314,7 +319,8 @@ static bool rue_txq_take(struct rue_txq *txq, const struct rue_cc_cfg *cfg,
 		state |= RUE_TXQ_DRAINING;
 	else
 		state &= ~RUE_TXQ_DRAINING;
-	WRITE_ONCE(txq->state, state);
+	/* after the charge of what it took before: rue_txq_unpin() */
+	smp_store_release(&txq->state, state);
 	return n > 0;
 }
 
@@ -345,7 +351,7 @@ static bool rue_txq_drain_one(struct rue_txq *txq, struct sk_buff_head *batch,
 		if (unlikely(*rue_txq_owner(skb) == RUE_TXQ_STALE))
 			rue_txq_discard(rdev, skb);
 		else
-			rue_txq_out(rdev, skb);
+			rue_txq_out(rdev, skb, true);
 	}
 	return took;
 }
@@ -387,7 +393,8 @@ static void rue_txq_drain_work(struct work_struct *work)
 			break;
 	}
 	spin_lock_bh(&txq->lock);
-	WRITE_ONCE(txq->state, txq->state & ~RUE_TXQ_DRAINING);
+	/* after the charge of what it sent: rue_txq_unpin() */
+	smp_store_release(&txq->state, txq->state & ~RUE_TXQ_DRAINING);
 	spin_unlock_bh(&txq->lock);
 }
 
@@ -433,6 +440,21 @@ static enum hrtimer_restart rue_txq_resume_timer(struct hrtimer *timer)
 	}
 	spin_unlock(&txq->lock);
 	return HRTIMER_NORESTART;
+}
+
+/**
+ * rue_txq_room_back() - charged packets were freed: drain, if it is time
+ * @rdev: the device, found under RCU (txq_sock.c)
+ */
+void rue_txq_room_back(struct rue_dev *rdev)
+{
+	struct rue_txq *txq = &rdev->txq;
+
+	/* Pairs with rue_txq_xmit(): the uncharge is before this. */
+	smp_mb();
+	if ((READ_ONCE(txq->state) & 0xff) &&
+	    rue_txq_charged(txq) <= RUE_TXQ_LOW(RUE_TXQ_BYTES))
+		rue_txq_drain_soon(txq);
 }
 
 /**
@@ -509,19 +531,23 @@ int rue_txq_xmit(struct rue_dev *rdev, struct sk_buff *skb)
 	struct rue_txq *txq = &rdev->txq;
 	unsigned int p = skb->priority & (RUE_NPRIO - 1);
 	struct rue_txq_prio *pr = &txq->prio[p];
-	bool drain;
+	struct rue_qp *qp = *rue_txq_owner(skb);
+	bool drain, away;
 
-	if (likely(!READ_ONCE(txq->state)) && rue_txq_budget_ok(txq) &&
-	    !rue_txq_lower_stopped(rdev->ndev))
-		return rue_txq_out(rdev, skb);
+	/* See "Order" above: a pinned QP's packets leave from txq->cpu. */
+	away = qp && test_bit(RUE_TX_PINNED, &qp->tx_bits) &&
+	       smp_processor_id() != txq->cpu;
+	if (likely(!READ_ONCE(txq->state)) && !away &&
+	    rue_txq_budget_ok(txq) && !rue_txq_lower_stopped(rdev->ndev))
+		return rue_txq_out(rdev, skb, false);
 
 	spin_lock(&txq->lock);
-	if (!(txq->state & (RUE_TXQ_DRAINING | RUE_TXQ_PAUSED(p))) &&
+	if (!away && !(txq->state & (RUE_TXQ_DRAINING | RUE_TXQ_PAUSED(p))) &&
 	    !rue_txq_ready(txq) && rue_txq_budget_ok(txq) &&
 	    !rue_txq_lower_stopped(rdev->ndev)) {
 		/* nothing waits before it */
 		spin_unlock(&txq->lock);
-		return rue_txq_out(rdev, skb);
+		return rue_txq_out(rdev, skb, false);
 	}
 	if (unlikely(pr->qbytes >= RUE_TXQ_PRIO_LIMIT)) {
 		spin_unlock(&txq->lock);
@@ -532,6 +558,8 @@ int rue_txq_xmit(struct rue_dev *rdev, struct sk_buff *skb)
 	}
 	__skb_queue_tail(&pr->q, skb);
 	pr->qbytes += skb->len;
+	if (qp && !test_bit(RUE_TX_PINNED, &qp->tx_bits))
+		set_bit(RUE_TX_PINNED, &qp->tx_bits);
 	WRITE_ONCE(txq->state, txq->state | RUE_TXQ_QUEUED(p));
 	drain = !(txq->state & RUE_TXQ_PAUSED(p));
 	spin_unlock(&txq->lock);
@@ -569,74 +597,6 @@ void rue_txq_init(struct rue_dev *rdev)
 	INIT_WORK(&txq->drain_work, rue_txq_drain_work);
 	hrtimer_init(&txq->retry_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	txq->retry_timer.function = rue_txq_retry;
-}
-
-/* Called as charged packets are freed, in any context but hard IRQ. */
-static void rue_txq_write_space(struct sock *sk)
-{
-	struct rue_dev *rdev;
-
-	rcu_read_lock();
-	rdev = rcu_dereference_sk_user_data(sk);
-	/* Pairs with rue_txq_xmit(): the uncharge is before this. */
-	smp_mb();
-	if (rdev && (READ_ONCE(rdev->txq.state) & 0xff) &&
-	    sk_wmem_alloc_get(sk) <= RUE_TXQ_LOW(READ_ONCE(sk->sk_sndbuf)))
-		rue_txq_drain_soon(&rdev->txq);
-	rcu_read_unlock();
-}
-
-/**
- * rue_txq_open() - create the device's transmit queue
- * @rdev: a device attaching to its namespace, not transmitting yet
- *
- * Return: 0 or a negative errno.
- */
-int rue_txq_open(struct rue_dev *rdev)
-{
-	struct rue_txq *txq = &rdev->txq;
-	struct socket *sock;
-	struct sock *sk;
-	int err;
-
-	err = sock_create_kern(rdev->net, PF_INET, SOCK_DGRAM, IPPROTO_UDP,
-			       &sock);
-	if (err)
-		return err;
-	sk = sock->sk;
-	lock_sock(sk);
-	sk->sk_sndbuf = RUE_TXQ_BYTES;
-	sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
-	/* Keep each QP's flow hash: the stack spreads flows by it. */
-	sk->sk_txhash = 0;
-	release_sock(sk);
-
-	write_lock_bh(&sk->sk_callback_lock);
-	txq->saved_write_space = sk->sk_write_space;
-	sk->sk_write_space = rue_txq_write_space;
-	rcu_assign_sk_user_data(sk, rdev);
-	write_unlock_bh(&sk->sk_callback_lock);
-	txq->sock = sock;
-	return 0;
-}
-
-/**
- * rue_txq_unhook() - stop the socket's callbacks from finding the device
- * @rdev: a device detaching; tx_ok is already clear
- *
- * A grace period (synchronize_net()) must pass before rue_txq_close().
- */
-void rue_txq_unhook(struct rue_dev *rdev)
-{
-	struct sock *sk;
-
-	if (!rdev->txq.sock)
-		return;
-	sk = rdev->txq.sock->sk;
-	write_lock_bh(&sk->sk_callback_lock);
-	rcu_assign_sk_user_data(sk, NULL);
-	sk->sk_write_space = rdev->txq.saved_write_space;
-	write_unlock_bh(&sk->sk_callback_lock);
 }
 
 /* Kick every waiting QP; txq->lock held. */
@@ -694,10 +654,7 @@ void rue_txq_close(struct rue_dev *rdev)
 
 	while ((skb = __skb_dequeue(&purge)))
 		rue_txq_discard(rdev, skb);
-	if (txq->sock) {
-		sock_release(txq->sock);
-		txq->sock = NULL;
-	}
+	rue_txq_sock_release(rdev);
 }
 
 /**
@@ -716,7 +673,6 @@ int rue_txq_room(struct rue_qp *qp, int budget)
 	struct rue_dev *rdev = qp->rdev;
 	struct rue_txq *txq = &rdev->txq;
 	struct rue_txq_prio *pr;
-	struct sock *sk;
 	unsigned int p;
 	int room;
 
@@ -730,8 +686,7 @@ int rue_txq_room(struct rue_qp *qp, int budget)
 	}
 	p = rue_cc_prio(rcu_dereference(rdev->cc), qp->av.tclass);
 	if (!(READ_ONCE(txq->state) & (RUE_TXQ_QUEUED(p) | RUE_TXQ_PAUSED(p)))) {
-		sk = txq->sock->sk;
-		room = READ_ONCE(sk->sk_sndbuf) - sk_wmem_alloc_get(sk);
+		room = RUE_TXQ_BYTES - rue_txq_charged(txq);
 		if (room > 0) {
 			rcu_read_unlock();
 			return min_t(int, budget,
@@ -750,6 +705,40 @@ int rue_txq_room(struct rue_qp *qp, int budget)
 	if (room <= 0)
 		return 0;
 	return min_t(int, budget, DIV_ROUND_UP(room, qp->mtu + RUE_TXQ_HDR_EST));
+}
+
+/**
+ * rue_txq_unpin() - let a pinned QP send from any CPU again, if it may
+ * @qp: the QP, in its engine's run (RUE_TX_RUNNING held): nothing else
+ *	sends its packets meanwhile
+ *
+ * It may once nothing waits in its priority's queue, no drain is under
+ * way and nothing drained is in the stack: then none of its own packets
+ * is left to overtake (txq.c, Order).
+ */
+void rue_txq_unpin(struct rue_qp *qp)
+{
+	struct rue_dev *rdev = qp->rdev;
+	struct rue_txq *txq = &rdev->txq;
+	unsigned long state;
+	unsigned int p;
+
+	if (likely(!test_bit(RUE_TX_PINNED, &qp->tx_bits)))
+		return;
+	rcu_read_lock();
+	if (!READ_ONCE(rdev->tx_ok))
+		goto out;	/* what it sends is dropped: no order to keep */
+	p = rue_cc_prio(rcu_dereference(rdev->cc), qp->av.tclass);
+	/*
+	 * The drain charges what it took before it clears DRAINING (a
+	 * release): read after the state, the charge includes it.
+	 */
+	state = smp_load_acquire(&txq->state);
+	if (!(state & (RUE_TXQ_QUEUED(p) | RUE_TXQ_DRAINING)) &&
+	    !sk_wmem_alloc_get(txq->drain_sock->sk))
+		clear_bit(RUE_TX_PINNED, &qp->tx_bits);
+out:
+	rcu_read_unlock();
 }
 
 /**

@@ -32,7 +32,8 @@ struct rue_txq_prio {
 };
 
 struct rue_txq {
-	struct socket *sock;		/* owner of packets in the stack */
+	struct socket *sock;		/* owner of packets in the stack ... */
+	struct socket *drain_sock;	/* ... or of those the drain sent */
 	spinlock_t lock;		/* everything below */
 	/*
 	 * Bits 0-7: the priority has queued packets; 8-15: it is paused;
@@ -51,10 +52,10 @@ struct rue_txq {
 };
 
 void rue_txq_init(struct rue_dev *rdev);
-int rue_txq_open(struct rue_dev *rdev);
-void rue_txq_unhook(struct rue_dev *rdev);
 void rue_txq_close(struct rue_dev *rdev);
+void rue_txq_room_back(struct rue_dev *rdev);
 int rue_txq_room(struct rue_qp *qp, int budget);
+void rue_txq_unpin(struct rue_qp *qp);
 int rue_txq_xmit(struct rue_dev *rdev, struct sk_buff *skb);
 void rue_txq_cancel(struct rue_qp *qp);
 void rue_txq_set_owner(struct sk_buff *skb, struct rue_qp *qp);
