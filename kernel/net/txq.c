@@ -14,8 +14,9 @@
  * of two: txq_sock.c) until the stack frees it: after a NIC's transmit
  * completion, or when the receiving stack takes it (ip_rcv_core() orphans
  * it).  That is how TCP small queues bound a socket's packets below it.
- * At most RUE_TXQ_BYTES are charged at a time, to both together.  Packets delivered in
- * memory (loop.c) are not charged: that queue is drained as it is filled.
+ * At most RUE_TXQ_BYTES are charged at a time, to both together.
+ * Packets delivered in memory (loop.c) are not charged: that queue is
+ * drained as it is filled.
  *
  * Priorities.  Like a NIC's port, the device has a queue per priority
  * (skb->priority, from the DSCP map: cc.c).  While nothing is queued or
