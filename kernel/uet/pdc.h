@@ -154,5 +154,6 @@ void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn,
 void rue_pds_prepare(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn);
 void rue_pds_send_one(struct sk_buff *skb);
 bool rue_pds_pull(struct sk_buff *skb, unsigned int len);
+bool rue_pds_pull_ses(struct rue_uet_rx *rx, unsigned int hlen, u8 next);
 
 #endif /* _RUE_PDC_H */

@@ -368,25 +368,96 @@ bool rue_pds_pull(struct sk_buff *skb, unsigned int len)
 }
 
 /*
+ * A small or medium SES request header @p (next_hdr @next) as the
+ * standard one it abbreviates (UE 1.0.1 3.4.2): bytes 2-3 are its
+ * request_length, not a message_id; the medium's first word is
+ * header_data with HD, else buffer_offset; the small one has neither
+ * initiator nor memory key.  What it lacks stays zero.
+ */
+static void rue_pds_ses_widen(struct rue_ses_std *s, const void *p, u8 next)
+{
+	const struct rue_ses_medium *m = p;
+	const struct rue_ses_small *sm = p;	/* the medium's first 20 */
+
+	memset(s, 0, sizeof(*s));
+	s->opcode = m->opcode;
+	s->flags = m->flags;
+	s->ri_job = m->ri_job;
+	s->pid_on_fep = m->pid_on_fep;
+	s->resource_index = m->resource_index;
+	s->request_length = cpu_to_be32(be16_to_cpu(m->request_length) &
+					RUE_SES_PAYLEN_MASK);
+	if (next == RUE_PDS_NEXT_REQ_SMALL) {
+		s->buffer_offset = sm->buffer_offset;
+		return;
+	}
+	if (m->flags & RUE_SES_F_HD)
+		s->header_data = m->data_or_offset;
+	else
+		s->buffer_offset = m->data_or_offset;
+	s->initiator = m->initiator;
+	s->memory_key = m->memory_key;
+}
+
+/**
+ * rue_pds_pull_ses() - pull a request's SES header, whichever of three
+ * @rx: the request, data at the PDS header
+ * @hlen: the PDS header's length
+ * @next: its next_hdr
+ *
+ * Points rx->ses at a standard header: the packet's own, or for the
+ * small and medium ones (a message in one packet, without message_id)
+ * their widened copy in rx->ses_buf; rx->ses_kind says which it was.
+ * Sets the payload's offset and length.
+ *
+ * Return: false when @next names no request header or the packet is
+ * shorter than the one it names.
+ */
+bool rue_pds_pull_ses(struct rue_uet_rx *rx, unsigned int hlen, u8 next)
+{
+	unsigned int len;
+
+	switch (next) {
+	case RUE_PDS_NEXT_REQ_STD:
+		len = sizeof(struct rue_ses_std);
+		break;
+	case RUE_PDS_NEXT_REQ_MEDIUM:
+		len = sizeof(struct rue_ses_medium);
+		break;
+	case RUE_PDS_NEXT_REQ_SMALL:
+		len = sizeof(struct rue_ses_small);
+		break;
+	default:
+		return false;
+	}
+	if (!rue_pds_pull(rx->skb, hlen + len))
+		return false;
+	rx->ses_kind = next;
+	rx->pay_off = hlen + len;
+	rx->paylen = rx->skb->len - rx->pay_off;
+	if (next == RUE_PDS_NEXT_REQ_STD) {
+		rx->ses = (const void *)(rx->skb->data + hlen);
+	} else {
+		rue_pds_ses_widen(&rx->ses_buf, rx->skb->data + hlen, next);
+		rx->ses = &rx->ses_buf;
+	}
+	return true;
+}
+
+/*
  * A UUD request: no PDC, no PSN, nothing to acknowledge.  Its SES header
  * is pulled here, as for RUD and ROD (rue_pds_tgt_rcv_req()); SES takes
  * the message or drops it.
  */
 static void rue_pds_uud_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx)
 {
-	const unsigned int hdrs = sizeof(struct rue_pds_uud) +
-				  sizeof(struct rue_ses_std);
 	const struct rue_pds_uud *h = (const void *)rx->skb->data;
 
-	if (rue_pds_next(h->prologue) != RUE_PDS_NEXT_REQ_STD ||
-	    !rue_pds_pull(rx->skb, hdrs)) {
+	if (!rue_pds_pull_ses(rx, sizeof(*h), rue_pds_next(h->prologue))) {
 		rue_uet_stat_inc(rdev, RUE_USTAT_UUD_DROPPED);
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		return;
 	}
-	rx->ses = (const void *)(rx->skb->data + sizeof(*h));
-	rx->pay_off = hdrs;
-	rx->paylen = rx->skb->len - hdrs;
 	rdev->uet.up->uud(rdev, rx);
 }
 

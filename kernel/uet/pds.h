@@ -14,6 +14,7 @@
 #include <linux/skbuff.h>
 
 #include "core/ah.h"
+#include "uet.h"
 
 struct rue_dev;
 struct rue_pdc;
@@ -70,9 +71,12 @@ struct rue_uet_rx {
 	__be16 sport;			/* the sender's UDP source port */
 	u16 spdcid;
 	bool ce;			/* ECN congestion experienced */
-	const struct rue_ses_std *ses;	/* requests */
+	u8 ses_kind;			/* requests: next_hdr REQ_* */
+	u32 psn;			/* RUD and ROD requests */
+	const struct rue_ses_std *ses;	/* requests, standard or widened */
 	u32 pay_off;
 	u32 paylen;
+	struct rue_ses_std ses_buf;	/* a small or medium one, widened */
 };
 
 struct rue_pds_req;

@@ -336,7 +336,7 @@ static void rue_pdc_tgt_ack(struct rue_pdc *pdc, u32 psn, bool ecn,
 	cc->cc_state = cpu_to_be64(state);
 	if (read) {
 		next = pdc->rdev->uet.up->read(pdc->rdev, pdc->job, read, skb);
-		if (next == RUE_PDS_NEXT_RSP_DATA && !pdc->proven)
+		if (next != RUE_PDS_NEXT_RSP && !pdc->proven)
 			WRITE_ONCE(pdc->proven, true);
 	} else if (rsp) {
 		skb_put_data(skb, rsp, sizeof(*rsp));
@@ -496,16 +496,13 @@ void rue_pds_tgt_rcv_req(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	u32 psn = be32_to_cpu(h->psn);
 	struct rue_pdc *pdc;
 
-	if (rue_pds_next(h->prologue) != RUE_PDS_NEXT_REQ_STD ||
-	    !rue_pds_pull(rx->skb, sizeof(*h) + sizeof(struct rue_ses_std))) {
+	if (!rue_pds_pull_ses(rx, sizeof(*h), rue_pds_next(h->prologue))) {
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 		return;
 	}
 	/* the pull may have moved the data */
 	h = (const void *)rx->skb->data;
-	rx->ses = (const void *)(rx->skb->data + sizeof(*h));
-	rx->pay_off = sizeof(*h) + sizeof(struct rue_ses_std);
-	rx->paylen = rx->skb->len - rx->pay_off;
+	rx->psn = psn;
 
 	if (flags & RUE_PDS_REQ_SYN)
 		pdc = rue_pdc_tgt_syn(rdev, rx, psn,

@@ -12,7 +12,9 @@
  * its packets arrives, in whatever order, and completes it when all
  * request_length bytes are there; WRITE with header data likewise
  * completes a receive WQE when the whole message is there.  PDS
- * delivers each packet exactly once.  A request that fails a check is
+ * delivers each packet exactly once.  A request with a small or medium
+ * header is a whole message in one packet and keeps no state
+ * (rue_ses_rcv_short()).  A request that fails a check is
  * answered with an SES response carrying the return code, in the ACK
  * (3.4.8); a READ's data rides in its ACK.
  *
@@ -392,6 +394,89 @@ static int rue_ses_rmsg_add(struct rue_ses_tgt_pdc *s, struct rue_qp *qp,
 }
 
 /*
+ * A message in one packet @rx for @qp, completed at once: a receive WQE
+ * takes a SEND's data, or only the completion of a WRITE with header
+ * data (placed already).  It holds a message's state only while it is
+ * placed, in the form a multi-packet message keeps.  A return code, or
+ * a negative errno when no receive WQE takes it (nothing placed).
+ */
+static int rue_ses_one(struct rue_qp *qp, const struct rue_uet_rx *rx,
+		       u8 opcode)
+{
+	const struct rue_ses_std *ses = rx->ses;
+	struct rue_ses_rmsg *m;
+	int ret;
+
+	m = kzalloc(struct_size(m, sg, qp->max_recv_sge), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	m->qp = qp;
+	m->opcode = opcode;
+	m->length = rx->paylen;
+	m->status = IB_WC_SUCCESS;
+	m->initiator = be32_to_cpu(ses->initiator);
+	if (ses->flags & RUE_SES_F_HD) {
+		m->hd = true;
+		m->header_data = be64_to_cpu(ses->header_data);
+	}
+	ret = rue_ses_rmsg_take_rqe(qp, m);
+	if (ret) {
+		kfree(m);
+		return ret;
+	}
+	if (opcode == RUE_SES_SEND && m->status == IB_WC_SUCCESS) {
+		if (m->length > m->info.len)
+			m->status = IB_WC_LOC_LEN_ERR;
+		else if (m->length &&
+			 rue_sgl_from_skb(m->sg, m->info.num_sge, 0, rx->skb,
+					  rx->pay_off, m->length))
+			m->status = IB_WC_LOC_PROT_ERR;
+	}
+	spin_lock(&qp->resp.lock);
+	rue_ses_rmsg_complete(qp, m);
+	spin_unlock(&qp->resp.lock);
+	rue_qp_notify(qp);
+	ret = m->status == IB_WC_LOC_LEN_ERR ? RUE_SES_RC_TOO_LONG :
+					       RUE_SES_RC_OK;
+	rue_ses_rmsg_free(m);
+	return ret;
+}
+
+/*
+ * A request with a small or medium header (pds.c widened it): no
+ * message_id to keep a message's state by, so the message must be this
+ * one packet (SOM and EOM, request_length its payload), placed and
+ * completed at once.  The small header carries no memory key: it is for
+ * memory its resource index names (an optimized key, UE 1.0.1 3.4.2),
+ * which rue does not have, so RMA with it is refused as a bad key.
+ */
+static int rue_ses_rcv_short(struct rue_qp *qp, const struct rue_uet_rx *rx)
+{
+	const u8 som_eom = RUE_SES_F_SOM | RUE_SES_F_EOM;
+	const struct rue_ses_std *ses = rx->ses;
+	u8 opcode = ses->opcode & 0x3f;
+	u8 rc;
+
+	if ((ses->flags & som_eom) != som_eom ||
+	    be32_to_cpu(ses->request_length) != rx->paylen)
+		return RUE_SES_RC_TOO_LONG;
+	switch (opcode) {
+	case RUE_SES_WRITE:
+		if (rx->ses_kind == RUE_PDS_NEXT_REQ_SMALL)
+			return RUE_SES_RC_BAD_MKEY;
+		rc = rue_ses_write(qp, rx, 0);
+		if (rc != RUE_SES_RC_OK || !(ses->flags & RUE_SES_F_HD))
+			return rc;
+		break;
+	case RUE_SES_SEND:
+		break;
+	default:
+		return RUE_SES_RC_UNSUPPORTED_OP;
+	}
+	return rue_ses_one(qp, rx, opcode);
+}
+
+/*
  * A request for @qp: its lengths, then by opcode.  A return code, or a
  * negative errno when it cannot be taken now.
  */
@@ -404,6 +489,8 @@ static int rue_ses_rcv_op(struct rue_ses_tgt_pdc *s, struct rue_qp *qp,
 	u32 off = som ? 0 : be32_to_cpu(ses->message_offset);
 	u8 rc;
 
+	if (rx->ses_kind != RUE_PDS_NEXT_REQ_STD)
+		return rue_ses_rcv_short(qp, rx);
 	if ((u64)off + rx->paylen > be32_to_cpu(ses->request_length) ||
 	    (!som && (be16_to_cpu(ses->payload_length) & RUE_SES_PAYLEN_MASK) !=
 		     rx->paylen))
@@ -468,18 +555,53 @@ int rue_ses_deliver(struct rue_dev *rdev, u32 pdc_job, void *pdc_ses,
 }
 
 /*
+ * The header of the response to the READ @rx with @len bytes of data,
+ * put in @skb: RSP_DATA, or RSP_DATA_SMALL for a request without
+ * message_id, which it names by its PSN (UE 1.0.1 3.4.4).  Its next_hdr.
+ */
+static u8 rue_ses_read_rsp(const struct rue_uet_rx *rx, u32 len,
+			   struct sk_buff *skb)
+{
+	const struct rue_ses_std *ses = rx->ses;
+	struct rue_ses_rsp_data_small *rs;
+	struct rue_ses_rsp_data *rd;
+
+	if (rx->ses_kind != RUE_PDS_NEXT_REQ_STD) {
+		rs = skb_put_zero(skb, sizeof(*rs));
+		rs->opcode = RUE_SES_RSP_RESPONSE_W_DATA;
+		rs->rc = RUE_SES_RC_OK;
+		rs->payload_length = cpu_to_be16(len);
+		rs->job = cpu_to_be32(be32_to_cpu(ses->ri_job) &
+				      RUE_SES_JOB_MASK);
+		rs->original_request_psn = cpu_to_be32(rx->psn);
+		return RUE_PDS_NEXT_RSP_DATA_SMALL;
+	}
+	rd = skb_put_zero(skb, sizeof(*rd));
+	rd->opcode = RUE_SES_RSP_RESPONSE_W_DATA;
+	rd->rc = RUE_SES_RC_OK;
+	rd->message_id = ses->message_id;
+	rd->read_request_message_id = ses->message_id;
+	rd->ri_job = ses->ri_job;
+	rd->payload_length = cpu_to_be16(len);
+	rd->modified_length = cpu_to_be32(len);
+	return RUE_PDS_NEXT_RSP_DATA;
+}
+
+/*
  * The read upcall (pds.h): answer the READ @rx (new or a duplicate: reading again
  * is harmless) in its ACK @skb, on a target PDC of job @pdc_job.  Appends
- * RSP_DATA and the data, or an RSP saying why not: the ACK's next_hdr.
+ * the response header and the data, or an RSP saying why not: the ACK's
+ * next_hdr.  A small header has no key (rue_ses_rcv_short()).
  */
 u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 		const struct rue_uet_rx *rx, struct sk_buff *skb)
 {
 	const struct rue_ses_std *ses = rx->ses;
 	u32 len = be32_to_cpu(ses->request_length);
-	struct rue_ses_rsp_data *rd;
+	unsigned int start = skb->len;
 	struct rue_mr *mr = NULL;
 	struct rue_qp *qp;
+	u8 next = RUE_PDS_NEXT_RSP;
 	u8 rc = RUE_SES_RC_OK;
 
 	qp = rue_ses_target_qp(rdev, ses, pdc_job, &rc);
@@ -488,73 +610,28 @@ u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 	if (len > RUE_SES_PAYLEN_MASK || rx->paylen ||
 	    !(ses->flags & RUE_SES_F_SOM))
 		rc = RUE_SES_RC_TOO_LONG;	/* one packet's worth, no more */
+	else if (rx->ses_kind == RUE_PDS_NEXT_REQ_SMALL)
+		rc = RUE_SES_RC_BAD_MKEY;
 	else
 		rc = rue_ses_mr_check(qp, ses, IB_ACCESS_REMOTE_READ,
 				      be64_to_cpu(ses->buffer_offset), len, &mr);
 	if (rc == RUE_SES_RC_OK) {
-		rd = skb_put_zero(skb, sizeof(*rd));
-		rd->opcode = RUE_SES_RSP_RESPONSE_W_DATA;
-		rd->rc = RUE_SES_RC_OK;
-		rd->message_id = ses->message_id;
-		rd->read_request_message_id = ses->message_id;
-		rd->ri_job = ses->ri_job;
-		rd->payload_length = cpu_to_be16(len);
-		rd->modified_length = cpu_to_be32(len);
+		next = rue_ses_read_rsp(rx, len, skb);
 		if (len && rue_mr_copy_to_buf(mr, be64_to_cpu(ses->buffer_offset),
 					      skb_put(skb, len), len)) {
 			/* unreadable after all: say so instead */
-			skb_trim(skb, skb->len - len - sizeof(*rd));
+			skb_trim(skb, start);
 			rc = RUE_SES_RC_BAD_ADDR;
 		}
 		rue_mr_put(mr);
 	}
 	rue_qp_put(qp);
 	if (rc == RUE_SES_RC_OK)
-		return RUE_PDS_NEXT_RSP_DATA;
+		return next;
 error:
 	rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
 	rue_ses_rsp_fill(skb_put(skb, sizeof(struct rue_ses_rsp)), ses, rc);
 	return RUE_PDS_NEXT_RSP;
-}
-
-/*
- * A UUD message for @qp (ses_ini.c has the initiator's side): a receive
- * WQE takes it whole, or it is dropped.  It holds a message's state
- * only while it is placed, in the form a RUD SEND keeps.
- */
-static bool rue_ses_uud_place(struct rue_qp *qp, const struct rue_uet_rx *rx)
-{
-	const struct rue_ses_std *ses = rx->ses;
-	struct rue_ses_rmsg *m;
-
-	m = kzalloc(struct_size(m, sg, qp->max_recv_sge), GFP_ATOMIC);
-	if (!m)
-		return false;
-	m->qp = qp;
-	m->opcode = RUE_SES_SEND;
-	m->length = rx->paylen;
-	m->status = IB_WC_SUCCESS;
-	m->initiator = be32_to_cpu(ses->initiator);
-	if (ses->flags & RUE_SES_F_HD) {
-		m->hd = true;
-		m->header_data = be64_to_cpu(ses->header_data);
-	}
-	if (rue_ses_rmsg_take_rqe(qp, m)) {
-		kfree(m);
-		return false;	/* no receive WQE: no RNR in UUD */
-	}
-	if (m->status == IB_WC_SUCCESS && m->length > m->info.len)
-		m->status = IB_WC_LOC_LEN_ERR;
-	else if (m->status == IB_WC_SUCCESS && m->length &&
-		 rue_sgl_from_skb(m->sg, m->info.num_sge, 0, rx->skb,
-				  rx->pay_off, m->length))
-		m->status = IB_WC_LOC_PROT_ERR;
-	spin_lock(&qp->resp.lock);
-	rue_ses_rmsg_complete(qp, m);
-	spin_unlock(&qp->resp.lock);
-	rue_qp_notify(qp);
-	rue_ses_rmsg_free(m);
-	return true;
 }
 
 /**
@@ -581,7 +658,8 @@ void rue_ses_uud_rcv(struct rue_dev *rdev, const struct rue_uet_rx *rx)
 		qp = rue_ses_target_qp(rdev, ses, be32_to_cpu(ses->ri_job) &
 					       RUE_SES_JOB_MASK, &rc);
 		if (qp) {
-			taken = rue_ses_uud_place(qp, rx);
+			/* no receive WQE: dropped, UUD has no RNR */
+			taken = rue_ses_one(qp, rx, RUE_SES_SEND) >= 0;
 			rue_qp_put(qp);
 		}
 	}

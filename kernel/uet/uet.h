@@ -59,9 +59,12 @@ enum rue_pds_type {
 /* next_hdr of requests and ACKs: which SES header follows */
 enum rue_pds_next_hdr {
 	RUE_PDS_NEXT_NONE = 0,
+	RUE_PDS_NEXT_REQ_SMALL = 1,
+	RUE_PDS_NEXT_REQ_MEDIUM = 2,
 	RUE_PDS_NEXT_REQ_STD = 3,
 	RUE_PDS_NEXT_RSP = 4,
 	RUE_PDS_NEXT_RSP_DATA = 5,
+	RUE_PDS_NEXT_RSP_DATA_SMALL = 6,
 };
 
 /* Request flags */
@@ -243,6 +246,39 @@ struct rue_ses_std {
 	__be32 request_length;
 } __packed;
 
+/*
+ * SES medium request, 32 bytes: a message in one packet (SOM and EOM).
+ * Bytes 2-3 carry request_length where the standard header has
+ * message_id; the first 8-byte word is header_data when HD is set, else
+ * buffer_offset.
+ */
+struct rue_ses_medium {
+	u8 opcode;			/* rsvd[7:6] | opcode[5:0] */
+	u8 flags;
+	__be16 request_length;		/* rsvd[15:14] | length */
+	__be32 ri_job;			/* ri_generation[31:24] | job_id */
+	__be16 pid_on_fep;		/* rsvd[15:12] | pid_on_fep */
+	__be16 resource_index;		/* rsvd[15:12] | resource_index */
+	__be64 data_or_offset;		/* header_data (HD) or buffer_offset */
+	__be32 initiator;
+	__be64 memory_key;
+} __packed;
+
+/*
+ * SES small request, 20 bytes: the medium header's first 20, always
+ * with buffer_offset.  No initiator and no memory key: the memory is the
+ * one the resource index names (an optimized key, UE 1.0.1 3.4.2).
+ */
+struct rue_ses_small {
+	u8 opcode;
+	u8 flags;
+	__be16 request_length;		/* rsvd[15:14] | length */
+	__be32 ri_job;
+	__be16 pid_on_fep;
+	__be16 resource_index;
+	__be64 buffer_offset;
+} __packed;
+
 /* SES response opcodes and return codes (UE 1.0.1 3.4.4) */
 enum rue_ses_rsp_opcode {
 	RUE_SES_RSP_DEFAULT = 0,
@@ -283,6 +319,19 @@ struct rue_ses_rsp_data {
 	__be32 message_offset;
 } __packed;
 
+/*
+ * SES response with data to a request without message_id (a small or
+ * medium one), 12 bytes, then payload_length bytes: the request is
+ * named by its PSN.
+ */
+struct rue_ses_rsp_data_small {
+	u8 opcode;			/* list[7:6] | opcode[5:0] */
+	u8 rc;				/* ver[7:6] | return_code[5:0] */
+	__be16 payload_length;		/* rsvd[15:14] | length */
+	__be32 job;			/* rsvd[31:24] | job_id */
+	__be32 original_request_psn;
+} __packed;
+
 static inline void rue_uet_check_sizes(void)
 {
 	BUILD_BUG_ON(sizeof(struct rue_pds_req) != 12);
@@ -292,8 +341,11 @@ static inline void rue_uet_check_sizes(void)
 	BUILD_BUG_ON(sizeof(struct rue_pds_nack) != 16);
 	BUILD_BUG_ON(sizeof(struct rue_pds_ctrl) != 16);
 	BUILD_BUG_ON(sizeof(struct rue_ses_std) != 44);
+	BUILD_BUG_ON(sizeof(struct rue_ses_medium) != 32);
+	BUILD_BUG_ON(sizeof(struct rue_ses_small) != 20);
 	BUILD_BUG_ON(sizeof(struct rue_ses_rsp) != 12);
 	BUILD_BUG_ON(sizeof(struct rue_ses_rsp_data) != 20);
+	BUILD_BUG_ON(sizeof(struct rue_ses_rsp_data_small) != 12);
 }
 
 #endif /* _RUE_UET_H */
