@@ -138,14 +138,16 @@ t_wire() {
 	# bytes with SOM, EOM and header data 0x0123456789abcdef; the
 	# 1000-byte SEND carries that ^ 1000; the 4096-byte one goes in
 	# packets of 1344 (a 1500-byte MTU), the last with message offset
-	# 0xfc0; ACK_CCs name the request's PDC; the job is 0x4242.
+	# 0xfc0; ACK_CCs name the request's PDC; the job is 0x4242.  A
+	# message in one packet has the medium SES header, one of several
+	# the standard header (UE 1.0.1 3.4.2).
 	local first
 	first=$(grep -m1 'RUD_REQ' "$out")
 	echo "$first" | grep -q 'syn' &&
 	echo "$first" | grep -q 'psn-offset=0x0 ' &&
-	echo "$first" | grep -q 'SES SEND .*rlen=0 job=0x4242 .*som eom hd .*hdata=0x123456789abcdef payload=0' &&
-	grep -q 'SEND .*rlen=1000 .*hdata=0x123456789abce07 payload=1000' "$out" &&
-	grep -q 'SEND .*rlen=4096 .*som hd .*payload=1344' "$out" &&
+	echo "$first" | grep -q 'next=REQ_MEDIUM .*SES SEND hdr=medium rlen=0 job=0x4242 .*som eom hd .*hdata=0x123456789abcdef payload=0' &&
+	grep -q 'SEND hdr=medium rlen=1000 .*hdata=0x123456789abce07 payload=1000' "$out" &&
+	grep -q 'next=REQ_STD .*SEND hdr=std .*rlen=4096 .*som hd .*payload=1344' "$out" &&
 	grep -q 'SEND .*rlen=4096 .* eom .*plen=64 moff=0xfc0 payload=64' "$out" &&
 	grep -q "ACK_CC .*dpdcid=$(echo "$first" | sed 's/.*spdcid=\(0x[0-9a-f]*\).*/\1/')" "$out" ||
 		{ head -20 "$out"; return 1; }

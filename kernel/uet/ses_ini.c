@@ -180,41 +180,92 @@ u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
 }
 
 /*
- * Append to @skb the standard SES request header of the packet carrying
- * bytes [@off, @off + @len) of WQE @w's message (message @msg_id, SOM
- * and EOM in @flags), then those bytes.  0, or -EFAULT.
+ * Whether a packet of WQE @w with SES flags @flags may carry the medium
+ * request header instead of the standard one (UE 1.0.1 3.4.2), 12 bytes
+ * less: the whole message in it (SOM and EOM, at most 16 KiB - 1), a
+ * SEND, or a WRITE without header data (the medium header's one word is
+ * header data or buffer offset, not both).  READs keep the standard
+ * header: the response to a medium one (RSP_DATA_SMALL) names it by PSN.
  */
-static int rue_ses_put_std(struct rue_qp *qp, const struct rue_swqe *w,
-			   struct sk_buff *skb, u16 msg_id, u8 flags, u32 off,
-			   u32 len)
+static bool rue_ses_medium_fits(const struct rue_swqe *w, u8 flags)
 {
-	struct rue_ses_std *ses = skb_put_zero(skb, sizeof(*ses));
-	u8 op = w->sqe.opcode;
+	const u8 som_eom = RUE_SES_F_SOM | RUE_SES_F_EOM;
 
-	ses->opcode = rue_ses_opcode(op);
-	ses->message_id = cpu_to_be16(msg_id);
-	rue_ses_std_addr(qp, w, ses);
-	if (ses->opcode == RUE_SES_WRITE) {
-		ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr);
-		ses->memory_key = cpu_to_be64(w->sqe.rkey);
+	if ((flags & som_eom) != som_eom ||
+	    w->sqe.length > RUE_SES_PAYLEN_MASK)
+		return false;
+	switch (w->sqe.opcode) {
+	case RUE_WR_SEND:
+	case RUE_WR_SEND_WITH_IMM:
+	case RUE_WR_RDMA_WRITE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The medium header saying what the standard one @s says (pds.c widens). */
+static void rue_ses_narrow(struct rue_ses_medium *m,
+			   const struct rue_ses_std *s)
+{
+	m->opcode = s->opcode;
+	m->flags = s->flags;
+	m->request_length = cpu_to_be16(be32_to_cpu(s->request_length));
+	m->ri_job = s->ri_job;
+	m->pid_on_fep = s->pid_on_fep;
+	m->resource_index = s->resource_index;
+	m->data_or_offset = s->flags & RUE_SES_F_HD ? s->header_data :
+						      s->buffer_offset;
+	m->initiator = s->initiator;
+	m->memory_key = s->memory_key;
+}
+
+/*
+ * Append to @skb the SES request header of the packet carrying bytes
+ * [@off, @off + @len) of WQE @w's message (message @msg_id, SOM and EOM
+ * in @flags), then those bytes: the medium header where it fits, else
+ * the standard one.  Its next_hdr, or -EFAULT.
+ */
+static int rue_ses_put(struct rue_qp *qp, const struct rue_swqe *w,
+		       struct sk_buff *skb, u16 msg_id, u8 flags, u32 off,
+		       u32 len)
+{
+	struct rue_ses_std ses = {};
+	u8 op = w->sqe.opcode;
+	int next;
+
+	ses.opcode = rue_ses_opcode(op);
+	ses.message_id = cpu_to_be16(msg_id);
+	rue_ses_std_addr(qp, w, &ses);
+	if (ses.opcode == RUE_SES_WRITE) {
+		ses.buffer_offset = cpu_to_be64(w->sqe.remote_addr);
+		ses.memory_key = cpu_to_be64(w->sqe.rkey);
 	}
 	if (flags & RUE_SES_F_SOM) {
 		if (rue_ses_has_hd(op)) {
 			flags |= RUE_SES_F_HD;
-			ses->header_data = cpu_to_be64(w->sqe.imm);
+			ses.header_data = cpu_to_be64(w->sqe.imm);
 		}
 	} else {
-		ses->payload_length = cpu_to_be16(len);
-		ses->message_offset = cpu_to_be32(off);
+		ses.payload_length = cpu_to_be16(len);
+		ses.message_offset = cpu_to_be32(off);
 	}
-	ses->flags = flags;
-	ses->request_length = cpu_to_be32(w->sqe.length);
+	ses.flags = flags;
+	ses.request_length = cpu_to_be32(w->sqe.length);
+	if (rue_ses_medium_fits(w, flags)) {
+		rue_ses_narrow(skb_put(skb, sizeof(struct rue_ses_medium)),
+			       &ses);
+		next = RUE_PDS_NEXT_REQ_MEDIUM;
+	} else {
+		skb_put_data(skb, &ses, sizeof(ses));
+		next = RUE_PDS_NEXT_REQ_STD;
+	}
 
 	if (w->sqe.flags & RUE_SQE_INLINE)
 		skb_put_data(skb, w->inline_data + off, len);
 	else if (len && rue_sgl_to_skb(w->sg, w->num_sge, off, len, skb, false))
 		return -EFAULT;
-	return 0;
+	return next;
 }
 
 /*
@@ -228,7 +279,9 @@ static struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
 				     bool ar, bool retx)
 {
 	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
+	struct rue_pds_req *h;
 	struct sk_buff *skb;
+	int next;
 
 	if (tx->read)
 		return rue_ses_build_read(qp, pdc, tx, psn, retx);
@@ -236,13 +289,15 @@ static struct sk_buff *rue_ses_build(struct rue_qp *qp, struct rue_pdc *pdc,
 			     sizeof(struct rue_ses_std) + tx->len, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
-			 ar, retx);
-	if (rue_ses_put_std(qp, w, skb, tx->msg_id, tx->ses_flags, tx->off,
-			    tx->len)) {
+	h = skb_put(skb, sizeof(*h));
+	rue_pds_req_fill(pdc, h, psn, ar, retx);
+	next = rue_ses_put(qp, w, skb, tx->msg_id, tx->ses_flags, tx->off,
+			   tx->len);
+	if (next < 0) {
 		kfree_skb(skb);
 		return NULL;
 	}
+	h->prologue = rue_pds_prologue_next(h->prologue, next);
 	return skb;
 }
 
@@ -395,6 +450,7 @@ static struct sk_buff *rue_ses_uud_build(struct rue_qp *qp,
 {
 	struct rue_pds_uud *h;
 	struct sk_buff *skb;
+	int next;
 
 	if (w->sqe.length > rue_ses_max_payload(qp)) {
 		w->status = IB_WC_LOC_LEN_ERR;
@@ -405,14 +461,15 @@ static struct sk_buff *rue_ses_uud_build(struct rue_qp *qp,
 	if (!skb)
 		return NULL;
 	h = skb_put(skb, sizeof(*h));
-	h->prologue = rue_pds_prologue(RUE_PDS_UUD_REQ, RUE_PDS_NEXT_REQ_STD, 0);
 	h->rsvd = 0;
-	if (rue_ses_put_std(qp, w, skb, msg_id, RUE_SES_F_SOM | RUE_SES_F_EOM,
-			    0, w->sqe.length)) {
+	next = rue_ses_put(qp, w, skb, msg_id, RUE_SES_F_SOM | RUE_SES_F_EOM,
+			   0, w->sqe.length);
+	if (next < 0) {
 		kfree_skb(skb);
 		w->status = IB_WC_LOC_PROT_ERR;
 		return NULL;
 	}
+	h->prologue = rue_pds_prologue(RUE_PDS_UUD_REQ, next, 0);
 	return skb;
 }
 

@@ -30,6 +30,13 @@ static inline __be16 rue_pds_prologue(u8 type, u8 next, u8 flags)
 			   (flags & RUE_PDS_FLAGS_MASK));
 }
 
+/* @p with its next_hdr replaced by @next */
+static inline __be16 rue_pds_prologue_next(__be16 p, u8 next)
+{
+	return cpu_to_be16((be16_to_cpu(p) & ~(0xf << RUE_PDS_NEXT_SHIFT)) |
+			   (next & 0xf) << RUE_PDS_NEXT_SHIFT);
+}
+
 static inline u8 rue_pds_type(__be16 p)
 {
 	return be16_to_cpu(p) >> RUE_PDS_TYPE_SHIFT;
