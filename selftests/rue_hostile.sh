@@ -247,6 +247,12 @@ t_rto_undone() {
 	uet_count_is rto_undone 1
 }
 
+# HostileUetCloseAsked: its two targets' requests to close (an ACK's REQ
+# field, a CTRL CLOSE_REQ) reached device A's initiator.
+t_close_asked() {
+	uet_count_is pdc_close_asked 2
+}
+
 tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
@@ -256,6 +262,7 @@ if [ "$_tap_pass" = 1 ]; then
 		--ip6-a=fd00:5::1 --ip6-b=fd00:5::2 "$@"
 	run_test "UET: reserved NACK codes counted in nacks_ignored" t_nacks_ignored
 	run_test "UET: an RTO answered sooner than the base RTT was undone (rto_undone)" t_rto_undone
+	run_test "UET: a target's requests to close counted in pdc_close_asked" t_close_asked
 	run_test "netlink: another namespace's devices are not seen" t_nl_netns_scope
 	run_test "netlink: root of a user namespace changes nothing" t_nl_userns_changes_nothing
 	run_test "netlink: an unprivileged user reads settings, not QPs or PDCs" t_nl_unprivileged

@@ -77,6 +77,7 @@ struct rue_pdc {
 	struct hlist_node qp_node;	/* in the QP's PDC hash */
 	bool syn;			/* the target's PDCID is not known yet */
 	bool closing;			/* CLOSE sent: no new requests */
+	bool close_asked;		/* by the target: close once idle */
 	u8 retries;			/* RTOs without progress: backoff */
 	u32 start_psn;		/* the first PSN; a target learns it from a SYN */
 	u32 next_psn;			/* next new PSN */

@@ -490,7 +490,11 @@ void rue_pds_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx)
 		rue_pds_uud_rcv(rdev, rx);
 		break;
 	case RUE_PDS_CTRL:
-		rue_pds_tgt_rcv_ctrl(rdev, rx);
+		/* the one CTRL type a target sends an initiator */
+		if (rue_pds_next(h->prologue) == RUE_PDS_CTL_CLOSE_REQ)
+			rue_pds_ack_rcv(rdev, rx, type);
+		else
+			rue_pds_tgt_rcv_ctrl(rdev, rx);
 		break;
 	case RUE_PDS_ACK:
 	case RUE_PDS_ACK_CC:

@@ -99,20 +99,28 @@ static void rue_pdc_tlp_answer(struct rue_pdc *pdc, u32 cack,
 		rue_pdc_lost(pdc, RUE_CC_TLP);
 }
 
-/* An ACK, ACK_CC or NACK, pulled: what an initiator PDC is told. */
+/*
+ * An ACK, ACK_CC, NACK or CLOSE_REQ, pulled: what an initiator PDC is
+ * told.
+ */
 struct rue_pds_ackp {
 	const struct rue_pds_ack *a;		/* ACK, ACK_CC */
 	const struct rue_pds_ack_cc *cc;	/* ACK_CC */
 	const struct rue_pds_nack *n;		/* NACK */
+	const struct rue_pds_ctrl *c;		/* CTRL CLOSE_REQ */
 	struct rue_pds_rsp r;			/* the SES response it carries */
 };
 
-/* Pull an ACK, ACK_CC or NACK and the SES response after it; false: short. */
+/*
+ * Pull an ACK, ACK_CC, NACK or CLOSE_REQ and the SES response after an
+ * ACK; false: short.
+ */
 static bool rue_pds_ack_parse(struct sk_buff *skb, u8 type,
 			      struct rue_pds_ackp *p)
 {
 	unsigned int len = type == RUE_PDS_ACK ? sizeof(*p->a) :
 			   type == RUE_PDS_ACK_CC ? sizeof(*p->cc) :
+			   type == RUE_PDS_CTRL ? sizeof(*p->c) :
 						    sizeof(*p->n);
 	unsigned int ses = 0;
 	u8 next;
@@ -122,6 +130,10 @@ static bool rue_pds_ack_parse(struct sk_buff *skb, u8 type,
 		return false;
 	if (type == RUE_PDS_NACK) {
 		p->n = (const void *)skb->data;
+		return true;
+	}
+	if (type == RUE_PDS_CTRL) {
+		p->c = (const void *)skb->data;
 		return true;
 	}
 	next = rue_pds_next(((const struct rue_pds_ack *)skb->data)->prologue);
@@ -336,6 +348,9 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 				   pdc->ack_rtt_us, ecn, ktime_get_ns()));
 	if (pdc->mode == RUE_UET_MODE_RUD)
 		rue_pdc_rud_holes(pdc);
+	if ((rue_pds_flags(a->prologue) & RUE_PDS_ACK_REQ_MASK) ==
+	    RUE_PDS_ACK_REQ_CLOSE)
+		rue_pdc_close_ask(pdc);
 }
 
 /*
@@ -458,10 +473,10 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 }
 
 /**
- * rue_pds_ack_rcv() - an ACK, ACK_CC or NACK, for an initiator PDC
+ * rue_pds_ack_rcv() - an ACK, ACK_CC, NACK or CLOSE_REQ, for an initiator PDC
  * @rdev: the device
  * @rx: the packet, data at the PDS header
- * @type: RUE_PDS_ACK, _ACK_CC or _NACK
+ * @type: RUE_PDS_ACK, _ACK_CC, _NACK, or _CTRL for a CLOSE_REQ
  *
  * Bottom halves disabled, under rcu_read_lock().
  */
@@ -474,7 +489,8 @@ void rue_pds_ack_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type)
 
 	if (!rue_pds_ack_parse(rx->skb, type, &p))
 		goto bad;
-	lid = be16_to_cpu(p.n ? p.n->dpdcid : p.a->dpdcid);
+	lid = be16_to_cpu(p.n ? p.n->dpdcid :
+			  p.c ? p.c->dpdcid : p.a->dpdcid);
 	pdc = rue_pdc_lookup(rdev, lid, RUE_PDC_INITIATOR, rx);
 	if (!pdc)
 		goto bad;
@@ -485,7 +501,9 @@ void rue_pds_ack_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type)
 	}
 	spin_lock_bh(&qp->req.lock);
 	if (!pdc->dead) {
-		if (p.n)
+		if (p.c)
+			rue_pdc_close_ask(pdc);
+		else if (p.n)
 			rue_pdc_ini_nack(pdc, p.n);
 		else
 			rue_pdc_ini_ack(pdc, &p);

@@ -168,7 +168,9 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 	lockdep_assert_held(&qp->req.lock);
 	hash_for_each_possible(qp->uet.pds.pdcs, pdc, qp_node, h)
 		if (ipv6_addr_equal(&pdc->av.daddr, &av->daddr) &&
-		    pdc->av.network_type == av->network_type && !pdc->closing)
+		    pdc->av.network_type == av->network_type &&
+		    !pdc->closing && !(pdc->close_asked &&
+				       pdc->mode == RUE_UET_MODE_RUD))
 			return pdc;
 
 	if (qp->uet.pds.nr_pdcs >= limit) {
@@ -264,10 +266,35 @@ void rue_pdc_arm(struct rue_pdc *pdc)
 	rue_pdc_arm_in(pdc, usecs_to_jiffies(us));
 }
 
-/* Nothing in flight: the PDC timer closes the PDC if it stays idle. */
+/*
+ * Nothing in flight: the PDC timer closes the PDC if it stays idle, at
+ * once if its target asked for that.
+ */
 void rue_pdc_arm_idle(struct rue_pdc *pdc)
 {
-	rue_pdc_arm_in(pdc, msecs_to_jiffies(uet_idle_ms));
+	rue_pdc_arm_in(pdc, pdc->close_asked ? 0 :
+			    msecs_to_jiffies(uet_idle_ms));
+}
+
+/**
+ * rue_pdc_close_ask() - the target asks to close an initiator PDC
+ * @pdc: the PDC, qp->req.lock held
+ *
+ * A CTRL CLOSE_REQ, or an ACK whose REQ field says close (UE 1.0.1
+ * 3.5.8: the target may ask, the initiator closes).  The PDC closes as
+ * soon as nothing is in flight, not after rue.uet_idle_ms.  A RUD PDC
+ * takes no new message meanwhile (rue_pdc_find() opens another to the
+ * peer); a ROD PDC keeps taking them, since messages on a second PDC
+ * could overtake its own, and closes at its first idle moment.
+ */
+void rue_pdc_close_ask(struct rue_pdc *pdc)
+{
+	if (pdc->close_asked || pdc->closing || pdc->syn)
+		return;
+	pdc->close_asked = true;
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSE_ASKED);
+	if (pdc->una_psn == pdc->next_psn)
+		rue_pdc_arm_idle(pdc);
 }
 
 /*
@@ -568,7 +595,9 @@ static void rue_pds_rto(struct timer_list *t)
 		goto out;
 	if (pdc->una_psn == pdc->next_psn) {
 		if (!pdc->closing) {
-			rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
+			if (!pdc->close_asked)
+				rue_uet_stat_inc(pdc->rdev,
+						 RUE_USTAT_PDC_IDLE_CLOSED);
 			close = rue_pdc_close(pdc);
 		}
 		goto out;

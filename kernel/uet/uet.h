@@ -82,6 +82,9 @@ enum rue_pds_next_hdr {
 #define RUE_PDS_ACK_M		0x20	/* ECN-marked packet seen */
 #define RUE_PDS_ACK_RETX	0x10
 #define RUE_PDS_ACK_P		0x08	/* answers a PROBE: probe_opaque */
+#define RUE_PDS_ACK_REQ_MASK	0x06	/* what the target asks: */
+#define RUE_PDS_ACK_REQ_CLEAR	0x02
+#define RUE_PDS_ACK_REQ_CLOSE	0x04
 /* CTRL flags */
 #define RUE_PDS_CTRL_ISROD	0x20
 #define RUE_PDS_CTRL_RETX	0x10
@@ -91,6 +94,7 @@ enum rue_pds_next_hdr {
 /* CTRL types, in the next_hdr position */
 enum rue_pds_ctl_type {
 	RUE_PDS_CTL_CLOSE = 4,
+	RUE_PDS_CTL_CLOSE_REQ = 5,
 	RUE_PDS_CTL_PROBE = 6,
 };
 

@@ -131,6 +131,11 @@ enum rue_ustat {
 	 * posted; it also counts in uet_rx_drops
 	 */
 	RUE_USTAT_UUD_DROPPED,
+	/* an initiator PDC's target asked it to close (a CTRL CLOSE_REQ or
+	 * an ACK whose REQ field says close); it closes once idle, and
+	 * also counts in pdc_closed when it ends
+	 */
+	RUE_USTAT_PDC_CLOSE_ASKED,
 	RUE_NUSTATS
 };
 

@@ -11,6 +11,7 @@
 // run in a thousand would see device B's PDC disturbed.
 //
 // kJob is granted on device A by the suite script (rue_hostile.sh).
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -527,6 +528,73 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<NackCase>& i) {
       return std::string(i.param.name);
     });
+
+// The forged target asks device A's initiator PDC to close: by the REQ
+// field of the ACK of its one request, or by a CTRL CLOSE_REQ after a
+// plain ACK.  The PDC, idle, sends its CLOSE at once, where it would
+// wait uet_idle_ms (60 s here) otherwise; rue_hostile.sh finds both
+// counted in pdc_close_asked.
+class HostileUetCloseAsked : public HostileUet,
+                             public ::testing::WithParamInterface<bool> {};
+
+TEST_P(HostileUetCloseAsked, IdleInitiatorClosesAtOnce) {
+  const bool by_ctrl = GetParam();
+  ParamOverride idle("uet_idle_ms", "60000");
+  ParamOverride tlp("uet_tlp_us", "0");
+  IngressDrop drop(ifname_, a_.dev->ip4);
+  ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
+
+  Ah ah;
+  ASSERT_NO_FATAL_FAILURE(
+      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 12, 1000, &ah));
+  wire::PdsRequest req;
+  ASSERT_TRUE(FirstRequest(peer_.get(), &req)) << "device A sent no request";
+
+  constexpr uint16_t kTargetPdc = 0xf600;
+  wire::PdsAck a;
+  a.prologue.type = static_cast<uint8_t>(wire::PdsType::kAck);
+  if (!by_ctrl)
+    a.prologue.flags = static_cast<uint8_t>(wire::AckRequest::kClose)
+                       << wire::pds_flags::kReqShift;
+  a.cack_psn = req.psn;
+  a.spdcid = kTargetPdc;
+  a.dpdcid = req.spdcid;
+  wire::UetHeaders h;
+  h.pds = a;
+  ASSERT_TRUE(peer_->Send(h));
+  std::vector<UetWc> wc;
+  ASSERT_TRUE(PollEx(t_.scq.get(), 1, &wc, milliseconds(3000)));
+  EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc[0].status);
+  if (by_ctrl) {
+    wire::PdsCtrl c;
+    c.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
+    c.prologue.next_hdr = static_cast<uint8_t>(wire::CtlType::kCloseReq);
+    c.psn = req.psn;
+    c.spdcid = kTargetPdc;
+    c.dpdcid = req.spdcid;
+    h.pds = c;
+    ASSERT_TRUE(peer_->Send(h));
+  }
+
+  auto is_close = [&](const UetAnswer& got) {
+    const auto* c = std::get_if<wire::PdsCtrl>(&got.headers.pds);
+    return c && c->spdcid == req.spdcid && c->dpdcid == kTargetPdc &&
+           c->prologue.next_hdr == static_cast<uint8_t>(wire::CtlType::kClose);
+  };
+  EXPECT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        return std::any_of(got.begin(), got.end(), is_close);
+      },
+      milliseconds(5000)))
+      << "no CLOSE within 5 s";
+}
+
+INSTANTIATE_TEST_SUITE_P(By, HostileUetCloseAsked,
+                         ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& i) {
+                           return std::string(i.param ? "CloseReq"
+                                                      : "AckReqField");
+                         });
 
 // Device A's request @nth after @first (0: the first), once the peer saw
 // it @copies times; false after @wait.
