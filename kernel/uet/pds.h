@@ -84,12 +84,16 @@ struct rue_ses_rsp;
 struct rue_ses_rsp_data;
 struct rue_ses_std;
 
-/* The SES response an ACK carries (next_hdr RSP or RSP_DATA), pulled. */
+/*
+ * The SES response an ACK carries (next_hdr RSP, RSP_DATA or
+ * RSP_DATA_SMALL), pulled; at most one of the three is set.
+ */
 struct rue_pds_rsp {
-	const struct rue_ses_rsp *rsp;		/* RSP, or NULL */
-	const struct rue_ses_rsp_data *rd;	/* RSP_DATA, or NULL */
+	const struct rue_ses_rsp *rsp;		/* RSP */
+	const struct rue_ses_rsp_data *rd;	/* RSP_DATA */
+	const struct rue_ses_rsp_data_small *rds; /* RSP_DATA_SMALL */
 	const struct sk_buff *skb;		/* the ACK */
-	u32 off;				/* RSP_DATA's data in @skb */
+	u32 off;				/* the data in @skb */
 };
 
 /**

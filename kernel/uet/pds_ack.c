@@ -141,6 +141,8 @@ static bool rue_pds_ack_parse(struct sk_buff *skb, u8 type,
 		ses = sizeof(struct rue_ses_rsp);
 	else if (next == RUE_PDS_NEXT_RSP_DATA)
 		ses = sizeof(struct rue_ses_rsp_data);
+	else if (next == RUE_PDS_NEXT_RSP_DATA_SMALL)
+		ses = sizeof(struct rue_ses_rsp_data_small);
 	/* RSP_DATA's data follows: SES checks it against the READ */
 	if (ses && !rue_pds_pull(skb, len + ses))
 		return false;
@@ -153,15 +155,19 @@ static bool rue_pds_ack_parse(struct sk_buff *skb, u8 type,
 	} else if (next == RUE_PDS_NEXT_RSP_DATA) {
 		p->r.rd = (const void *)(skb->data + len);
 		p->r.off = len + ses;
+	} else if (next == RUE_PDS_NEXT_RSP_DATA_SMALL) {
+		p->r.rds = (const void *)(skb->data + len);
+		p->r.off = len + ses;
 	}
 	return true;
 }
 
 /*
  * The SES response an ACK carries, for the request @psn names (none for
- * a PROBE's answer): a READ waits for its data (RSP_DATA), any request
- * for an error (RSP).  SES sees every response and says how the request
- * it answers ends.
+ * a PROBE's answer): a READ waits for its data (RSP_DATA, or for a
+ * medium READ RSP_DATA_SMALL, which names the READ's PSN too), any
+ * request for an error (RSP).  SES sees every response and says how the
+ * request it answers ends.
  */
 static void rue_pdc_answer(struct rue_pdc *pdc, const u32 *psn,
 			   const struct rue_pds_rsp *r)
@@ -171,7 +177,9 @@ static void rue_pdc_answer(struct rue_pdc *pdc, const u32 *psn,
 
 	if (psn && rue_psn_in(*psn, pdc->una_psn, pdc->next_psn)) {
 		tx = &pdc->win[*psn % RUE_PDC_WIN];
-		if (tx->state != RUE_PDS_TX_SENT || (!r->rsp && !tx->read))
+		if (tx->state != RUE_PDS_TX_SENT || (!r->rsp && !tx->read) ||
+		    (r->rds &&
+		     be32_to_cpu(r->rds->original_request_psn) != *psn))
 			tx = NULL;
 	}
 	status = pdc->rdev->uet.up->answer(pdc->qp, tx, r);
@@ -332,7 +340,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 	if (p->cc && p->cc->sack_bitmap)
 		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_SACKS_RCVD);
 	/* the response first: the cumulative part would ask again */
-	if (p->r.rsp || p->r.rd)
+	if (p->r.rsp || p->r.rd || p->r.rds)
 		rue_pdc_answer(pdc, probe ? NULL : &ack_psn, &p->r);
 	rue_pdc_ack_range(pdc, cack, p->cc);
 	rue_pdc_rto_check(pdc, old_una);

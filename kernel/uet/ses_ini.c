@@ -91,12 +91,29 @@ static void rue_ses_std_addr(const struct rue_qp *qp, const struct rue_swqe *w,
 	ses->initiator = cpu_to_be32(qp->uet.addr);
 }
 
+/* The medium header saying what the standard one @s says (pds.c widens). */
+static void rue_ses_narrow(struct rue_ses_medium *m,
+			   const struct rue_ses_std *s)
+{
+	m->opcode = s->opcode;
+	m->flags = s->flags;
+	m->request_length = cpu_to_be16(be32_to_cpu(s->request_length));
+	m->ri_job = s->ri_job;
+	m->pid_on_fep = s->pid_on_fep;
+	m->resource_index = s->resource_index;
+	m->data_or_offset = s->flags & RUE_SES_F_HD ? s->header_data :
+						      s->buffer_offset;
+	m->initiator = s->initiator;
+	m->memory_key = s->memory_key;
+}
+
 /*
  * A READ request for tx->len bytes at tx->off of the WQE's remote buffer.
  * Each is a message of its own (SOM and EOM), asking for at most one
  * packet of data, which comes back in the ACK (rue_ses_read_respond()):
  * a lost response is asked for again like any lost request, and reading
- * twice is harmless.
+ * twice is harmless.  It has the medium header (UE 1.0.1 3.4.2: a
+ * message in one packet), and its response the small one with its PSN.
  */
 static struct sk_buff *rue_ses_build_read(struct rue_qp *qp,
 					  struct rue_pdc *pdc,
@@ -104,38 +121,43 @@ static struct sk_buff *rue_ses_build_read(struct rue_qp *qp,
 					  bool retx)
 {
 	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
-	struct rue_ses_std *ses;
+	struct rue_ses_std ses = {};
+	struct rue_pds_req *h;
 	struct sk_buff *skb;
 
-	skb = rue_xmit_alloc(qp->rdev, sizeof(struct rue_pds_req) +
-			     sizeof(*ses), GFP_ATOMIC);
+	skb = rue_xmit_alloc(qp->rdev, sizeof(*h) +
+			     sizeof(struct rue_ses_medium), GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	rue_pds_req_fill(pdc, skb_put(skb, sizeof(struct rue_pds_req)), psn,
-			 true, retx);
-	ses = skb_put_zero(skb, sizeof(*ses));
-	ses->opcode = RUE_SES_READ;
-	ses->flags = RUE_SES_F_SOM | RUE_SES_F_EOM;
-	ses->message_id = cpu_to_be16(tx->msg_id);
-	rue_ses_std_addr(qp, w, ses);
-	ses->buffer_offset = cpu_to_be64(w->sqe.remote_addr + tx->off);
-	ses->memory_key = cpu_to_be64(w->sqe.rkey);
-	ses->request_length = cpu_to_be32(tx->len);
+	h = skb_put(skb, sizeof(*h));
+	rue_pds_req_fill(pdc, h, psn, true, retx);
+	h->prologue = rue_pds_prologue_next(h->prologue,
+					    RUE_PDS_NEXT_REQ_MEDIUM);
+	ses.opcode = RUE_SES_READ;
+	ses.flags = RUE_SES_F_SOM | RUE_SES_F_EOM;
+	rue_ses_std_addr(qp, w, &ses);
+	ses.buffer_offset = cpu_to_be64(w->sqe.remote_addr + tx->off);
+	ses.memory_key = cpu_to_be64(w->sqe.rkey);
+	ses.request_length = cpu_to_be32(tx->len);
+	rue_ses_narrow(skb_put(skb, sizeof(struct rue_ses_medium)), &ses);
 	return skb;
 }
 
 /*
- * Place the data of a READ response (RSP_DATA @rsp, data at @off in the
- * ACK @skb) for the READ request @tx: the status the request ends with.
+ * Place the data of a READ response (RSP_DATA or RSP_DATA_SMALL in @r,
+ * data at r->off in the ACK) for the READ request @tx: the status the
+ * request ends with.
  */
 static u8 rue_ses_read_data(struct rue_qp *qp, const struct rue_pds_tx *tx,
-			    const struct rue_ses_rsp_data *rsp,
-			    const struct sk_buff *skb, u32 off)
+			    const struct rue_pds_rsp *r)
 {
 	const struct rue_swqe *w = rue_swqe(qp, tx->wqe);
-	u32 len = be16_to_cpu(rsp->payload_length) & RUE_SES_PAYLEN_MASK;
+	const struct sk_buff *skb = r->skb;
+	__be16 plen = r->rd ? r->rd->payload_length : r->rds->payload_length;
+	u32 len = be16_to_cpu(plen) & RUE_SES_PAYLEN_MASK;
+	u32 off = r->off;
 
-	if (len != tx->len || be32_to_cpu(rsp->message_offset) ||
+	if (len != tx->len || (r->rd && be32_to_cpu(r->rd->message_offset)) ||
 	    skb->len < off + len)
 		return IB_WC_BAD_RESP_ERR;
 	if (rue_sgl_from_skb(w->sg, w->num_sge, tx->off, skb, off, len))
@@ -176,7 +198,7 @@ u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
 	}
 	if (!tx)
 		return IB_WC_SUCCESS;
-	return rue_ses_read_data(qp, tx, r->rd, r->skb, r->off);
+	return rue_ses_read_data(qp, tx, r);
 }
 
 /*
@@ -184,8 +206,8 @@ u8 rue_ses_answer(struct rue_qp *qp, const struct rue_pds_tx *tx,
  * request header instead of the standard one (UE 1.0.1 3.4.2), 12 bytes
  * less: the whole message in it (SOM and EOM, at most 16 KiB - 1), a
  * SEND, or a WRITE without header data (the medium header's one word is
- * header data or buffer offset, not both).  READs keep the standard
- * header: the response to a medium one (RSP_DATA_SMALL) names it by PSN.
+ * header data or buffer offset, not both).  READs are built apart
+ * (rue_ses_build_read()).
  */
 static bool rue_ses_medium_fits(const struct rue_swqe *w, u8 flags)
 {
@@ -202,22 +224,6 @@ static bool rue_ses_medium_fits(const struct rue_swqe *w, u8 flags)
 	default:
 		return false;
 	}
-}
-
-/* The medium header saying what the standard one @s says (pds.c widens). */
-static void rue_ses_narrow(struct rue_ses_medium *m,
-			   const struct rue_ses_std *s)
-{
-	m->opcode = s->opcode;
-	m->flags = s->flags;
-	m->request_length = cpu_to_be16(be32_to_cpu(s->request_length));
-	m->ri_job = s->ri_job;
-	m->pid_on_fep = s->pid_on_fep;
-	m->resource_index = s->resource_index;
-	m->data_or_offset = s->flags & RUE_SES_F_HD ? s->header_data :
-						      s->buffer_offset;
-	m->initiator = s->initiator;
-	m->memory_key = s->memory_key;
 }
 
 /*

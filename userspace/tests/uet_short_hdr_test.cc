@@ -4,8 +4,8 @@
 // rue target (kernel/uet/pds.c widens them, ses_tgt.c's
 // rue_ses_rcv_short() serves them), sent by an initiator that exists
 // only on the wire (ForgedUetPeer): rue's own initiator sends the medium
-// header for one-packet SENDs and WRITEs only, so the rest - the small
-// header, a medium READ or WRITE with header data, what a short header
+// header for one-packet SENDs, WRITEs and READs only, so the rest - the
+// small header, a medium WRITE with header data, what a short header
 // cannot describe - would not be tested otherwise.  Each names a whole
 // message in one packet: request_length where the standard header has
 // message_id, header data or a buffer offset in one word.  A medium
