@@ -74,6 +74,8 @@ static void rue_dealloc_driver(struct ib_device *ibdev)
 	rue_pfc_free(rdev);
 	if (rdev->wq)
 		destroy_workqueue(rdev->wq);
+	if (rdev->bulk_wq)
+		destroy_workqueue(rdev->bulk_wq);
 	free_percpu(rdev->stats);
 	free_percpu(rdev->uet_stats);
 	rue_cc_dev_free(rdev);
@@ -170,7 +172,9 @@ static int rue_dev_init_parts(struct rue_dev *rdev, const char *name)
 	 */
 	rdev->wq = alloc_workqueue("rue_%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
 				   name);
-	if (!rdev->stats || !rdev->uet_stats || !rdev->wq)
+	/* at the CPU's normal priority: see "Bulk" in core/engine.c */
+	rdev->bulk_wq = alloc_workqueue("rue_bulk_%s", WQ_MEM_RECLAIM, 0, name);
+	if (!rdev->stats || !rdev->uet_stats || !rdev->wq || !rdev->bulk_wq)
 		return -ENOMEM;
 	return rue_cc_dev_init(rdev);
 }

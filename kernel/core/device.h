@@ -76,7 +76,8 @@ struct rue_dev {
 
 	struct rue_stats __percpu *stats;
 	struct rue_uet_stats __percpu *uet_stats;	/* uet_stats.h */
-	struct workqueue_struct *wq;	/* QP transmit work */
+	struct workqueue_struct *wq;	/* QP transmit work, first runs */
+	struct workqueue_struct *bulk_wq;	/* its continuations (engine.c) */
 };
 
 static inline struct rue_dev *to_rue_dev(struct ib_device *ibdev)

@@ -8,9 +8,26 @@
  * queue (txq.c).  One context at a time runs it (RUE_TX_RUNNING); a
  * caller that finds it busy leaves RUE_TX_PENDING for the runner, so no
  * request to run is lost.  It runs inline where that is cheapest (a
- * doorbell system call, a received ACK in softirq) and moves to the
+ * doorbell system call, a received ACK in softirq) and moves to a
  * device workqueue when a run exhausts its budget, so one busy QP cannot
  * hold a CPU in softirq.
+ *
+ * Bulk.  A kick (a timer, room in the device's queue, a QP pinned to
+ * another CPU) runs from the device's high-priority workqueue: the first
+ * packets of an answer should not wait behind the CPU's other tasks.
+ * What a run leaves over - a long message's rest - carries on from
+ * rdev->bulk_wq, at normal priority, where the scheduler shares the CPU
+ * with ksoftirqd.  Carried on at high priority (nice -20), the 1024
+ * packets answering a 1 MiB READ starved ksoftirqd on 6.1, whose
+ * do_softirq() leaves network softirqs to it once it is woken (6.5
+ * reverted that): netem's queue and the veth backlog on that CPU, the
+ * packets' own way out, waited until the whole answer was built, 65 ms
+ * in a TCG guest - about perftest's 67 ms timeout, so the requester
+ * asked again and the responder built it all again.  A trace showed a
+ * requester receiving nothing for 470 ms while its responder built 5,000
+ * packets, and such READs under netem's loss and delay ran out of
+ * retries (1 in 60 cases on 6.1; none in 400 with this and rc_comp.c's
+ * early answers).  User threads on that CPU were starved the same way.
  */
 #include <linux/moduleparam.h>
 #include <linux/sched/stat.h>
@@ -76,11 +93,11 @@ static void rue_qp_run_budget(struct rue_qp *qp, int budget)
 	while (!test_and_set_bit_lock(RUE_TX_RUNNING, &qp->tx_bits)) {
 		while (test_and_clear_bit(RUE_TX_PENDING, &qp->tx_bits)) {
 			if (rue_qp_tx(qp, budget)) {
-				/* More to do: let the workqueue carry on. */
+				/* More to do: the bulk workqueue carries on. */
 				set_bit(RUE_TX_PENDING, &qp->tx_bits);
 				clear_bit_unlock(RUE_TX_RUNNING, &qp->tx_bits);
-				queue_work_on(rue_qp_tx_cpu(qp), qp->rdev->wq,
-					      &qp->tx_work);
+				queue_work_on(rue_qp_tx_cpu(qp),
+					      qp->rdev->bulk_wq, &qp->bulk_work);
 				return;
 			}
 		}
@@ -127,6 +144,26 @@ static void rue_qp_tx_work(struct work_struct *work)
 	struct rue_qp *qp = container_of(work, struct rue_qp, tx_work);
 
 	rue_qp_run_budget(qp, RUE_TX_BUDGET_WORK);
+}
+
+static void rue_qp_bulk_work(struct work_struct *work)
+{
+	struct rue_qp *qp = container_of(work, struct rue_qp, bulk_work);
+
+	rue_qp_run_budget(qp, RUE_TX_BUDGET_WORK);
+}
+
+/*
+ * Neither work item queued nor running.  Each may queue the other (a run
+ * leaves its rest to bulk_work; a run may kick), so cancelling one and
+ * then the other is not enough: again until tx_work stayed idle.
+ */
+static void rue_qp_tx_cancel(struct rue_qp *qp)
+{
+	do {
+		cancel_work_sync(&qp->tx_work);
+		cancel_work_sync(&qp->bulk_work);
+	} while (work_pending(&qp->tx_work));
 }
 
 /*
@@ -224,6 +261,7 @@ void rue_qp_doorbell(struct rue_qp *qp)
 void rue_qp_engine_init(struct rue_qp *qp)
 {
 	INIT_WORK(&qp->tx_work, rue_qp_tx_work);
+	INIT_WORK(&qp->bulk_work, rue_qp_bulk_work);
 	INIT_WORK(&qp->poll_work, rue_qp_poll_work);
 }
 
@@ -237,12 +275,12 @@ void rue_qp_engine_stop(struct rue_qp *qp)
 	rue_qp_stop(qp);
 	/* in ERR a poller stops at once; its last run may queue tx_work */
 	cancel_work_sync(&qp->poll_work);
-	cancel_work_sync(&qp->tx_work);
+	rue_qp_tx_cancel(qp);
 	/* a run before the cancel may have armed pacing: its kick is next */
 	rue_cc_qp_stop(qp);
 	/* In ERR it waits no more; then no write_space call kicks it. */
 	rue_txq_cancel(qp);
-	cancel_work_sync(&qp->tx_work);
+	rue_qp_tx_cancel(qp);
 	cancel_work_sync(&qp->err_work);
 	rue_qp_stop(qp);
 	/* Nothing builds packets for it now: what waits to go goes (txq.c). */

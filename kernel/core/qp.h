@@ -227,6 +227,7 @@ struct rue_qp {
 	unsigned long tx_bits;		/* enum rue_qp_tx_bits */
 	unsigned long pend_bits;	/* enum rue_qp_pend_bits */
 	struct work_struct tx_work;
+	struct work_struct bulk_work;	/* on rdev->bulk_wq (engine.c) */
 	struct work_struct poll_work;	/* on system_unbound_wq */
 	unsigned long poll_after;	/* jiffies: no poller before */
 	struct work_struct err_work;	/* flush after an error in softirq */
