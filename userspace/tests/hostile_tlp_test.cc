@@ -219,5 +219,52 @@ TEST_F(HostileRto, AnIdleSpellDoesNotShortenTheNextTimeout) {
   EXPECT_EQ(wcs[0].status, IBV_WC_SUCCESS) << WcString(wcs[0]);
 }
 
+// A READ whose first response is lost while the rest stream in: each
+// response placed early is an answer, and the timeout runs from the
+// newest of them (kernel/roce/rc_comp.c, "READ responses that arrive
+// early").  Timed from the first missing response alone, the timer went
+// back while the answer was still arriving, and asked again into a path
+// full of it: under netem's delay the new answer's first packet met the
+// old one's tail in a veth peer's full backlog, again and again, until a
+// 1 MiB READ ran out of retries (rue_loss, 6.1).  Here the responses
+// come a third of a timeout apart, over more than two timeouts; the
+// module before counted a timeout and went back before the fourth.
+TEST_F(HostileRto, ResponsesPlacedEarlyHoldTheTimeoutOff) {
+  constexpr uint32_t kPackets = 8;
+  std::vector<uint8_t> msg(kPackets * mtu_);
+  FillRandom(msg, 71);
+  ibv_sge sge = l_.sge(0, kPackets * mtu_);
+  ibv_send_wr wr = RdmaWr(kWrId, IBV_WR_RDMA_READ, &sge, 1, 0x10000, 0x1234);
+  ASSERT_EQ(PostSend(t_.qp.get(), &wr), 0);
+  std::vector<Answer> got;
+  ASSERT_NO_FATAL_FAILURE(WaitSent(1, &got));
+  ASSERT_EQ(got[0].opcode(), wire::ToU8(Opcode::kRcRdmaReadRequest));
+  const uint32_t psn = got[0].psn();
+  auto respond = [&](uint32_t i) {
+    const Opcode op = i == 0              ? Opcode::kRcRdmaReadResponseFirst
+                      : i == kPackets - 1 ? Opcode::kRcRdmaReadResponseLast
+                                          : Opcode::kRcRdmaReadResponseMiddle;
+    auto h = Request(op, psn + i);
+    if (h.aeth) {
+      h.aeth->syndrome = wire::Aeth::MakeSyndrome(
+          wire::AethType::kAck, wire::Aeth::kInvalidCreditCount);
+      h.aeth->msn = 1;
+    }
+    Inject(h, std::span<const uint8_t>(msg).subspan(i * mtu_, mtu_));
+  };
+
+  for (uint32_t i = 1; i < kPackets; i++) {
+    ASSERT_NO_FATAL_FAILURE(respond(i));
+    std::this_thread::sleep_for(kRto / 3);
+    ASSERT_EQ(Counter("local_ack_timeout_err"), timeouts_)
+        << "timed out with " << i << " of " << kPackets - 1
+        << " responses placed early";
+  }
+  ASSERT_NO_FATAL_FAILURE(respond(0));
+  ASSERT_NO_FATAL_FAILURE(ExpectDone(1));
+  EXPECT_TRUE(SameBytes(l_.buf.span().subspan(0, msg.size()), msg));
+  EXPECT_EQ(Counter("local_ack_timeout_err"), timeouts_);
+}
+
 }  // namespace
 }  // namespace rue::test
