@@ -101,6 +101,22 @@ void HostileTest::ConnectTarget() {
   ASSERT_EQ(ret, 0) << "RTS: " << strerror(ret);
 }
 
+wire::RoceHeaders HostileTest::ReadResponse(uint32_t psn, uint32_t i,
+                                            uint32_t n, uint32_t msn) const {
+  using wire::Opcode;
+  const Opcode op = n == 1       ? Opcode::kRcRdmaReadResponseOnly
+                    : i == 0     ? Opcode::kRcRdmaReadResponseFirst
+                    : i == n - 1 ? Opcode::kRcRdmaReadResponseLast
+                                 : Opcode::kRcRdmaReadResponseMiddle;
+  wire::RoceHeaders h = Request(op, psn + i);
+  if (h.aeth) {
+    h.aeth->syndrome = wire::Aeth::MakeSyndrome(
+        wire::AethType::kAck, wire::Aeth::kInvalidCreditCount);
+    h.aeth->msn = msn;
+  }
+  return h;
+}
+
 wire::RoceHeaders HostileTest::Request(wire::Opcode op, uint32_t psn,
                                        bool ack_req) const {
   const wire::OpcodeInfo& info = wire::LookupOpcode(wire::ToU8(op));

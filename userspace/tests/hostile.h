@@ -67,6 +67,10 @@ class HostileTest : public ::testing::Test {
   // calls for (zero; the test fills them in).
   wire::RoceHeaders Request(wire::Opcode op, uint32_t psn,
                             bool ack_req = false) const;
+  // Response @i of the @n answering a READ whose request carried @psn:
+  // FIRST, MIDDLE, LAST (or ONLY), an ACK with MSN @msn where it has one.
+  wire::RoceHeaders ReadResponse(uint32_t psn, uint32_t i, uint32_t n,
+                                 uint32_t msn) const;
   // Sends @h from the peer; a fatal failure if it cannot.
   void Inject(const wire::RoceHeaders& h,
               std::span<const uint8_t> payload = {});

@@ -63,17 +63,9 @@ class HostileRead : public HostileTest {
   // The peer sends response @i (0 first, kPackets - 1 last) to the READ
   // whose request carried @psn.
   void Respond(uint32_t psn, uint32_t i) {
-    const Opcode op = i == 0              ? Opcode::kRcRdmaReadResponseFirst
-                      : i == kPackets - 1 ? Opcode::kRcRdmaReadResponseLast
-                                          : Opcode::kRcRdmaReadResponseMiddle;
-    auto h = Request(op, psn + i);
-    if (h.aeth) {
-      h.aeth->syndrome = wire::Aeth::MakeSyndrome(
-          wire::AethType::kAck, wire::Aeth::kInvalidCreditCount);
-      h.aeth->msn = 1;
-    }
     ASSERT_NO_FATAL_FAILURE(
-        Inject(h, std::span<const uint8_t>(msg_).subspan(i * mtu_, mtu_)));
+        Inject(ReadResponse(psn, i, kPackets, 1),
+               std::span<const uint8_t>(msg_).subspan(i * mtu_, mtu_)));
   }
 
   // The READ completed, and l_ holds what placing the message into the

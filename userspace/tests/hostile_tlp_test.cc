@@ -241,16 +241,8 @@ TEST_F(HostileRto, ResponsesPlacedEarlyHoldTheTimeoutOff) {
   ASSERT_EQ(got[0].opcode(), wire::ToU8(Opcode::kRcRdmaReadRequest));
   const uint32_t psn = got[0].psn();
   auto respond = [&](uint32_t i) {
-    const Opcode op = i == 0              ? Opcode::kRcRdmaReadResponseFirst
-                      : i == kPackets - 1 ? Opcode::kRcRdmaReadResponseLast
-                                          : Opcode::kRcRdmaReadResponseMiddle;
-    auto h = Request(op, psn + i);
-    if (h.aeth) {
-      h.aeth->syndrome = wire::Aeth::MakeSyndrome(
-          wire::AethType::kAck, wire::Aeth::kInvalidCreditCount);
-      h.aeth->msn = 1;
-    }
-    Inject(h, std::span<const uint8_t>(msg).subspan(i * mtu_, mtu_));
+    Inject(ReadResponse(psn, i, kPackets, 1),
+           std::span<const uint8_t>(msg).subspan(i * mtu_, mtu_));
   };
 
   for (uint32_t i = 1; i < kPackets; i++) {
