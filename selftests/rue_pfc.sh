@@ -198,7 +198,7 @@ rt_ksoftirqd() {
 # 13 s for 3 s of them, beyond the flows' end.
 ISO_SECS=6
 t_pause_isolation() {
-	local rc=0 n ipid res ta d p3 p5 tb nap base3 base5 drops0 drops1 sn end
+	local rc=0 n ipid res ta d p3 p5 tb nap base3 base5 drops0 drops1 sn end disc
 	# ETS between the two: under strict priority a busy priority 5 may
 	# starve priority 3 after a pause, which is not what is tested here
 	"$RUECTL" cc set rl0 pfc-enable 3 ets-tsa 3:ets,5:ets \
@@ -225,6 +225,9 @@ t_pause_isolation() {
 	ipid=$!
 	end=$((${EPOCHREALTIME//[!0-9]/} + ISO_SECS * 1000000))
 	exec {nap}<> <(:)		# read -t on it sleeps without a fork
+	# the sampler too runs real-time, between ksoftirqd and the
+	# injector: at nice 0 it was held off for up to 1.2 s at a time
+	chrt -f -p 55 $BASHPID || rc=1
 	while running $ipid && [ "${EPOCHREALTIME//[!0-9]/}" -lt $end ]; do
 		hw ta rx_pause_transition; hw d rx_prio3_pause_duration
 		hw p3 tx_prio3_packets; hw p5 tx_prio5_packets
@@ -232,11 +235,16 @@ t_pause_isolation() {
 		echo "$ta $d $p3 $p5 $tb $EPOCHREALTIME"
 		read -r -t 0.005 -u $nap
 	done >"$RUE_OUT/samples"
+	chrt -o -p 0 $BASHPID
 	exec {nap}>&-
 	running $ipid || { echo "the injector ended early"; rc=1; }
 	kill $ipid 2>/dev/null
 	wait $ipid
 	rt_ksoftirqd 0
+	# Discards are judged while the flows run: at their end perftest
+	# destroys its QP with packets still queued for the charge bound,
+	# and those are rightly dropped and counted too (txq.c, Owners)
+	disc=$(moved rl0 tx_prio3_discards)
 	wait
 	"$RUECTL" cc set rl0 ets-tsa 0-7:strict || rc=1
 	flow_ok 18515 || rc=1
@@ -244,7 +252,10 @@ t_pause_isolation() {
 	# From the samples: "p3 p5 us clean intervals transitions" in the
 	# intervals paused all through; what priority 3 sent in all and
 	# priority 5 in the last second; the longest time priority 5 sent
-	# nothing (ms, and when: ms after the first sample)
+	# nothing (ms, and when: ms after the first sample).  "The last
+	# second" runs from the last sample a second or more before the end
+	# (its length is printed): counted from the first sample inside it,
+	# a stall of the sampler before the last one left nothing to count.
 	res=$(awk '
 		{ key = $1 " " $2 " " $3 " " $4 " " $5 }
 		key == last { next }	# the same cached snapshot
@@ -262,7 +273,7 @@ t_pause_isolation() {
 					m3 += p3[i + 1] - p3[i]; m5 += p5[i + 1] - p5[i]
 					mus += d[i + 1] - d[i]
 				}
-			for (i = n; i > 1 && t[n] - t[i - 1] <= 1; i--)
+			for (i = n; i > 1 && t[n] - t[i] < 1; i--)
 				;
 			j = 1
 			for (m = 2; m <= n; m++) {
@@ -272,21 +283,23 @@ t_pause_isolation() {
 				j = m
 			}
 			if (t[n] - t[j] > gap) { gap = t[n] - t[j]; at = t[j] - t[1] }
-			printf "%d %d %d %d %d %d %d %d %d %d %d %d %d\n", c3, c5, us,
+			printf "%d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", c3, c5, us,
 			       k, n - 1, tb[n] - ta[1], p3[n] - p3[1],
-			       p5[n] - p5[i], gap * 1000, at * 1000, m3, m5, mus
+			       p5[n] - p5[i], gap * 1000, at * 1000, m3, m5, mus,
+			       (t[n] - t[i]) * 1000
 		}' "$RUE_OUT/samples")
 	set -- $res
 	n=$(moved rl0 rx_prio3_pause)
 	echo "paused all through: $4 of $5 intervals, $3 us: prio3 sent $1, prio5 $2;" \
 	     "at least 90% paused: ${13} us, prio3 sent ${11}, prio5 ${12};" \
 	     "pauses ended while sampled $6; prio3 sent $7 in all, prio5 ${8}" \
-	     "in the last second, nothing for $9 ms at most (from ${10} ms);" \
+	     "in the last second (${14} ms), nothing for $9 ms at most (from ${10} ms);" \
 	     "$n frames read, paused $(moved rl0 rx_prio3_pause_duration) us" \
 	     "in all, ended $(moved rl0 rx_pause_transition);" \
 	     "retransmits $(moved rl0 retransmits) (timeouts $(moved rl0 local_ack_timeout_err)," \
 	     "sequence NAKs $(moved rl1 out_of_sequence_nak_sent), duplicates" \
-	     "$(moved rl1 duplicate_requests)), discards $(moved rl0 tx_prio3_discards)," \
+	     "$(moved rl1 duplicate_requests)), discards $disc while the flows ran" \
+	     "($(moved rl0 tx_prio3_discards) with their QPs' destruction)," \
 	     "ICRC errors $(moved rl1 rx_drop_icrc)"
 	# where a packet could have gone: the devices' drop and recovery
 	# counters, the veths' and the input backlogs' drops
@@ -298,11 +311,10 @@ t_pause_isolation() {
 	# sends when not paused; nothing is discarded, and nothing goes out
 	# that does not match its ICRC (a resend lending memory the
 	# consumer had back, or a destroyed QP's packets: txq.c, owners).
-	[ $rc = 0 ] && [ $# = 13 ] &&
+	[ $rc = 0 ] && [ $# = 14 ] &&
 	[ "$n" -gt 100 ] && [ "$(moved rl0 rx_pause_transition)" -ge 1 ] &&
 	[ "$7" -gt 100 ] && [ "$8" -gt 100 ] &&
-	[ "$(moved rl0 tx_prio3_discards)" = 0 ] &&
-	[ "$(moved rl1 rx_drop_icrc)" = 0 ] || return 1
+	[ "$disc" = 0 ] && [ "$(moved rl1 rx_drop_icrc)" = 0 ] || return 1
 	# Too little pause to judge is the guest's, not a failure.  Paused
 	# all through, priority 3 sends nothing; mostly paused, what it
 	# sends in the lapses stays far below priority 5 (ETS 50:50 gives
