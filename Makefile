@@ -96,6 +96,8 @@ install-module: module
 install-userspace: userspace
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace
 
+# make check's summary says how long dependencies and the build took
+check: export RUE_CHECK_START := $(shell date +%s)
 check: deps all
 	@$(TOP)/scripts/check
 
