@@ -205,6 +205,12 @@ for topo in netns loop; do
 		matrix_case $topo ib_send_bw -c UC -a -n 5
 		matrix_case $topo ib_write_lat -c UC -s 65536 -n 100
 		matrix_case $topo ib_send_lat -c UC -s 64 -n 200
+		# what else perftest is run with: both directions at once
+		# (-b), completion events (-e), lists of WQEs per post (-l),
+		# inline data (-I), UD latency
+		matrix_case $topo ib_send_bw -b -e -l 4 -s 65536 -n 200
+		matrix_case $topo ib_write_bw -b -I 64 -s 64 -n 2000
+		matrix_case $topo ib_send_lat -c UD -I 64 -s 32 -n 200
 	fi
 	run_test "ibv_rc_pingpong with data check ($topo)" pingpong $topo ibv_rc_pingpong
 	run_test "ibv_uc_pingpong with data check ($topo)" pingpong $topo ibv_uc_pingpong
