@@ -13,6 +13,7 @@
 // kJob is granted on device A by the suite script (rue_hostile.sh).
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -45,6 +46,44 @@ void SendTo(UetSide* from, const Endpoint& ep, const ibv_gid& gid,
   ruedv_wr_set_peer(from->qpx, ah->get(), addr);
   ibv_wr_set_sge(from->qpx, from->mem.lkey(), from->mem.addr(0), len);
   ASSERT_EQ(ibv_wr_complete(from->qpx), 0);
+}
+
+// Device B's netdev drops device A's UET packets at ingress (tc clsact),
+// after the capture has seen them: device B never answers them, the
+// forged peer does.
+class IngressDrop {
+ public:
+  IngressDrop(const std::string& ifname, const std::string& from)
+      : ifname_(ifname) {
+    ok_ = Run("tc qdisc add dev " + ifname + " clsact") &&
+          Run("tc filter add dev " + ifname +
+              " ingress protocol ip u32 match ip src " + from +
+              "/32 match ip protocol 17 0xff match ip dport 4793 0xffff"
+              " action drop");
+  }
+  ~IngressDrop() { Run("tc qdisc del dev " + ifname_ + " clsact"); }
+  bool ok() const { return ok_; }
+
+ private:
+  static bool Run(const std::string& cmd) {
+    return std::system((cmd + " >/dev/null 2>&1").c_str()) == 0;
+  }
+  std::string ifname_;
+  bool ok_ = false;
+};
+
+// Device A's first request the peer captured, within 3 s.
+bool FirstRequest(ForgedUetPeer* peer, wire::PdsRequest* req) {
+  return peer->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        for (const UetAnswer& a : got)
+          if (const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds)) {
+            *req = *r;
+            return true;
+          }
+        return false;
+      },
+      milliseconds(3000));
 }
 
 class HostileUet : public ::testing::Test {
@@ -101,10 +140,22 @@ class HostileUet : public ::testing::Test {
     return n;
   }
 
+  // Device A's SEND @wr_id of 1000 bytes to device B's address, which
+  // from now on only the forged peer answers (drop_ keeps device B's own
+  // stack out until the test ends); *req is its first request.
+  void SendToPeer(uint64_t wr_id, Ah* ah, wire::PdsRequest* req) {
+    drop_.emplace(ifname_, a_.dev->ip4);
+    ASSERT_TRUE(drop_->ok()) << "tc clsact on " << ifname_;
+    ASSERT_NO_FATAL_FAILURE(
+        SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), wr_id, 1000, ah));
+    ASSERT_TRUE(FirstRequest(peer_.get(), req)) << "device A sent no request";
+  }
+
   Endpoint a_, b_;
   UetSide t_;
   std::unique_ptr<ForgedUetPeer> peer_;
   std::string ifname_;
+  std::optional<IngressDrop> drop_;
 };
 
 bool IsNack(const UetAnswer& a, wire::NackCode code) {
@@ -401,30 +452,6 @@ std::ostream& operator<<(std::ostream& os, const NackCase& c) {
   return os << c.name;
 }
 
-// Device B's netdev drops device A's UET packets at ingress (tc clsact),
-// after the capture has seen them: device B never answers them, the
-// forged peer does.
-class IngressDrop {
- public:
-  IngressDrop(const std::string& ifname, const std::string& from)
-      : ifname_(ifname) {
-    ok_ = Run("tc qdisc add dev " + ifname + " clsact") &&
-          Run("tc filter add dev " + ifname +
-              " ingress protocol ip u32 match ip src " + from +
-              "/32 match ip protocol 17 0xff match ip dport 4793 0xffff"
-              " action drop");
-  }
-  ~IngressDrop() { Run("tc qdisc del dev " + ifname_ + " clsact"); }
-  bool ok() const { return ok_; }
-
- private:
-  static bool Run(const std::string& cmd) {
-    return std::system((cmd + " >/dev/null 2>&1").c_str()) == 0;
-  }
-  std::string ifname_;
-  bool ok_ = false;
-};
-
 // Device A sends one SEND to device B's address, and the forged peer,
 // in B's place, NACKs it with one code.  Every code of UE 1.0.1 table
 // 3-58 retransmits, waits or ends the PDC; a reserved one is ignored:
@@ -445,33 +472,13 @@ size_t SentWithPsn(const std::vector<UetAnswer>& got, uint32_t psn) {
   return n;
 }
 
-// Device A's first request the peer captured, within 3 s.
-bool FirstRequest(ForgedUetPeer* peer, wire::PdsRequest* req) {
-  return peer->WaitAnswers(
-      [&](const std::vector<UetAnswer>& got) {
-        for (const UetAnswer& a : got)
-          if (const auto* r = std::get_if<wire::PdsRequest>(&a.headers.pds)) {
-            *req = *r;
-            return true;
-          }
-        return false;
-      },
-      milliseconds(3000));
-}
-
 TEST_P(HostileUetNack, InitiatorActsOnTheCode) {
   const NackCase& c = GetParam();
   ParamOverride rto("uet_rto_ms", "1000");
   ParamOverride tlp("uet_tlp_us", "0");
-  IngressDrop drop(ifname_, a_.dev->ip4);
-  ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
-
   Ah ah;
-  ASSERT_NO_FATAL_FAILURE(
-      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 11, 1000, &ah));
-
   wire::PdsRequest req;
-  ASSERT_TRUE(FirstRequest(peer_.get(), &req)) << "device A sent no request";
+  ASSERT_NO_FATAL_FAILURE(SendToPeer(11, &ah, &req));
 
   wire::PdsNack n;
   n.prologue.type = static_cast<uint8_t>(wire::PdsType::kNack);
@@ -541,14 +548,9 @@ TEST_P(HostileUetCloseAsked, IdleInitiatorClosesAtOnce) {
   const bool by_ctrl = GetParam();
   ParamOverride idle("uet_idle_ms", "60000");
   ParamOverride tlp("uet_tlp_us", "0");
-  IngressDrop drop(ifname_, a_.dev->ip4);
-  ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
-
   Ah ah;
-  ASSERT_NO_FATAL_FAILURE(
-      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 12, 1000, &ah));
   wire::PdsRequest req;
-  ASSERT_TRUE(FirstRequest(peer_.get(), &req)) << "device A sent no request";
+  ASSERT_NO_FATAL_FAILURE(SendToPeer(12, &ah, &req));
 
   constexpr uint16_t kTargetPdc = 0xf600;
   wire::PdsAck a;
@@ -630,15 +632,10 @@ bool AckUpTo(ForgedUetPeer* peer, const wire::PdsRequest& first, uint32_t psn) {
 TEST_F(HostileUet, RtoAnsweredSoonerThanTheBaseRttIsUndone) {
   ParamOverride rto("uet_rto_ms", "200");
   ParamOverride tlp("uet_tlp_us", "0");
-  IngressDrop drop(ifname_, a_.dev->ip4);
-  ASSERT_TRUE(drop.ok()) << "tc clsact on " << ifname_;
   Ah ah;
   std::vector<UetWc> wc;
-
-  ASSERT_NO_FATAL_FAILURE(
-      SendTo(&t_, a_, b_.gid(), RUEDV_UET_ADDR(1, 0), 21, 1000, &ah));
   wire::PdsRequest first;
-  ASSERT_TRUE(FirstRequest(peer_.get(), &first)) << "device A sent no request";
+  ASSERT_NO_FATAL_FAILURE(SendToPeer(21, &ah, &first));
   std::this_thread::sleep_for(milliseconds(100));
   ASSERT_TRUE(AckUpTo(peer_.get(), first, first.psn));
   ASSERT_TRUE(PollEx(t_.scq.get(), 1, &wc, milliseconds(3000)));
