@@ -216,6 +216,11 @@ running() {
 	[ "$st" != Z ] && [ "$st" != X ]
 }
 
+# ended PID: process PID has exited.
+ended() {
+	! running "$1"
+}
+
 # setup_ns VAR...: create uniquely named namespaces, names stored in VAR.
 setup_ns() {
 	local v name
@@ -390,15 +395,26 @@ pair_tail() {
 # namespace SNS and, once it listens on PORT, CLIENT in CNS ("-": ours);
 # both must succeed within RUE_PAIR_TIMEOUT seconds (default 180).  Prints the
 # tails of both outputs on failure, the client's last lines on success.
+# A server whose client failed gets RUE_PAIR_GRACE seconds (default 10)
+# to end as well, and is then stopped: a perftest server whose client
+# died waits for it until the limit (perftest_cm_pair: 3 minutes of
+# make check each time perftest's rdma_cm race hits).
 server_client() {
 	local sns=$1 cns=$2 port=$3 srv=() cli=() in_cli=0 a rc_s rc_c spid late=0
 	local log=$RUE_OUT/pair.$$ limit=${RUE_PAIR_TIMEOUT:-180}
+	local grace=${RUE_PAIR_GRACE:-10}
 	shift 3
 	for a in "$@"; do
 		if [ "$a" = -- ]; then in_cli=1; continue; fi
 		if [ $in_cli = 1 ]; then cli+=("$a"); else srv+=("$a"); fi
 	done
-	in_ns "$sns" timeout "$limit" "${srv[@]}" >"$log.srv" 2>&1 &
+	# timeout itself is the background job, so that killing it (it
+	# passes SIGTERM on) reaches the server.
+	if [ "$sns" = - ]; then
+		timeout "$limit" "${srv[@]}" >"$log.srv" 2>&1 &
+	else
+		timeout "$limit" ip netns exec "$sns" "${srv[@]}" >"$log.srv" 2>&1 &
+	fi
 	spid=$!
 	# A server that never listens fails the pair; the client still
 	# runs so that both outputs say what happened.
@@ -406,6 +422,10 @@ server_client() {
 	in_ns "$cns" timeout "$limit" "${cli[@]}" >"$log.cli" 2>&1
 	rc_c=$?
 	[ $late = 1 ] && { echo "server not listening on $port after 30 s"; rc_c=late; }
+	if [ $rc_c != 0 ] && ! busywait $((grace * 1000)) ended $spid; then
+		echo "server still running $grace s after its client failed: stopped"
+		kill $spid 2>/dev/null
+	fi
 	wait $spid
 	rc_s=$?
 	if [ $rc_c != 0 ] || [ $rc_s != 0 ]; then
