@@ -372,7 +372,9 @@ bool rue_pds_pull(struct sk_buff *skb, unsigned int len)
  * standard one it abbreviates (UE 1.0.1 3.4.2): bytes 2-3 are its
  * request_length, not a message_id; the medium's first word is
  * header_data with HD, else buffer_offset; the small one has neither
- * initiator nor memory key.  What it lacks stays zero.
+ * initiator nor memory key.  What it lacks stays zero, but for the
+ * missing buffer_offset: that means the target buffer's start, which
+ * rx->at_start says (rue's MRs are addressed from their iova).
  */
 static void rue_pds_ses_widen(struct rue_ses_std *s, const void *p, u8 next)
 {
@@ -433,6 +435,7 @@ bool rue_pds_pull_ses(struct rue_uet_rx *rx, unsigned int hlen, u8 next)
 	if (!rue_pds_pull(rx->skb, hlen + len))
 		return false;
 	rx->ses_kind = next;
+	rx->at_start = false;
 	rx->pay_off = hlen + len;
 	rx->paylen = rx->skb->len - rx->pay_off;
 	if (next == RUE_PDS_NEXT_REQ_STD) {
@@ -440,6 +443,8 @@ bool rue_pds_pull_ses(struct rue_uet_rx *rx, unsigned int hlen, u8 next)
 	} else {
 		rue_pds_ses_widen(&rx->ses_buf, rx->skb->data + hlen, next);
 		rx->ses = &rx->ses_buf;
+		rx->at_start = next == RUE_PDS_NEXT_REQ_MEDIUM &&
+			       (rx->ses_buf.flags & RUE_SES_F_HD);
 	}
 	return true;
 }

@@ -72,6 +72,7 @@ struct rue_uet_rx {
 	u16 spdcid;
 	bool ce;			/* ECN congestion experienced */
 	u8 ses_kind;			/* requests: next_hdr REQ_* */
+	bool at_start;			/* no buffer_offset: the buffer's start */
 	u32 psn;			/* RUD and ROD requests */
 	const struct rue_ses_std *ses;	/* requests, standard or widened */
 	u32 pay_off;

@@ -202,16 +202,20 @@ static struct rue_qp *rue_ses_target_qp(struct rue_dev *rdev,
 }
 
 /*
- * The memory a WRITE or READ request @ses names, checked before it is
- * touched: the 64-bit key (the lower half finds the MR, the upper half
- * is the part nobody can guess: rue-abi.h, key64), the MR's restriction
- * to a job, the right @access, and [@va, @va + @len) within the MR.  A
- * return code; *@mrp referenced when RUE_SES_RC_OK.
+ * The memory a WRITE or READ request @rx names, @off into its message,
+ * checked before it is touched: the 64-bit key (the lower half finds
+ * the MR, the upper half is the part nobody can guess: rue-abi.h,
+ * key64), the MR's restriction to a job, the right @access, and
+ * [va, va + @len) within the MR.  The address is buffer_offset + @off,
+ * or @off into the MR for a request without buffer_offset (rx->at_start).
+ * A return code; *@mrp referenced and *@vap set when RUE_SES_RC_OK.
  */
-static u8 rue_ses_mr_check(struct rue_qp *qp, const struct rue_ses_std *ses,
-			   int access, u64 va, u32 len, struct rue_mr **mrp)
+static u8 rue_ses_mr_check(struct rue_qp *qp, const struct rue_uet_rx *rx,
+			   int access, u32 off, u32 len, struct rue_mr **mrp,
+			   u64 *vap)
 {
-	u64 key = be64_to_cpu(ses->memory_key);
+	const struct rue_ses_std *ses = rx->ses;
+	u64 key = be64_to_cpu(ses->memory_key), va;
 	u32 job = be32_to_cpu(ses->ri_job) & RUE_SES_JOB_MASK;
 	enum rue_mr_err merr;
 	struct rue_mr *mr;
@@ -221,6 +225,7 @@ static u8 rue_ses_mr_check(struct rue_qp *qp, const struct rue_ses_std *ses,
 	if (!mr)
 		return merr == RUE_MR_EACCESS ? RUE_SES_RC_PERM_VIOLATION :
 						RUE_SES_RC_BAD_MKEY;
+	va = (rx->at_start ? mr->iova : be64_to_cpu(ses->buffer_offset)) + off;
 	/* memory windows are RoCE's (mw.c): no UET key opens one */
 	if (mr->key_hi != (u32)(key >> 32) || mr->type == RUE_MR_WINDOW)
 		rc = RUE_SES_RC_BAD_MKEY;
@@ -233,6 +238,7 @@ static u8 rue_ses_mr_check(struct rue_qp *qp, const struct rue_ses_std *ses,
 		return rc;
 	}
 	*mrp = mr;
+	*vap = va;
 	return rc;
 }
 
@@ -240,12 +246,12 @@ static u8 rue_ses_mr_check(struct rue_qp *qp, const struct rue_ses_std *ses,
 static u8 rue_ses_write(struct rue_qp *qp, const struct rue_uet_rx *rx,
 			u32 off)
 {
-	u64 va = be64_to_cpu(rx->ses->buffer_offset) + off;
 	struct rue_mr *mr;
+	u64 va;
 	u8 rc;
 
-	rc = rue_ses_mr_check(qp, rx->ses, IB_ACCESS_REMOTE_WRITE, va,
-			      rx->paylen, &mr);
+	rc = rue_ses_mr_check(qp, rx, IB_ACCESS_REMOTE_WRITE, off, rx->paylen,
+			      &mr, &va);
 	if (rc != RUE_SES_RC_OK)
 		return rc;
 	if (rx->paylen &&
@@ -603,6 +609,7 @@ u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 	struct rue_qp *qp;
 	u8 next = RUE_PDS_NEXT_RSP;
 	u8 rc = RUE_SES_RC_OK;
+	u64 va;
 
 	qp = rue_ses_target_qp(rdev, ses, pdc_job, &rc);
 	if (!qp)
@@ -613,12 +620,11 @@ u8 rue_ses_read(struct rue_dev *rdev, u32 pdc_job,
 	else if (rx->ses_kind == RUE_PDS_NEXT_REQ_SMALL)
 		rc = RUE_SES_RC_BAD_MKEY;
 	else
-		rc = rue_ses_mr_check(qp, ses, IB_ACCESS_REMOTE_READ,
-				      be64_to_cpu(ses->buffer_offset), len, &mr);
+		rc = rue_ses_mr_check(qp, rx, IB_ACCESS_REMOTE_READ, 0, len,
+				      &mr, &va);
 	if (rc == RUE_SES_RC_OK) {
 		next = rue_ses_read_rsp(rx, len, skb);
-		if (len && rue_mr_copy_to_buf(mr, be64_to_cpu(ses->buffer_offset),
-					      skb_put(skb, len), len)) {
+		if (len && rue_mr_copy_to_buf(mr, va, skb_put(skb, len), len)) {
 			/* unreadable after all: say so instead */
 			skb_trim(skb, start);
 			rc = RUE_SES_RC_BAD_ADDR;

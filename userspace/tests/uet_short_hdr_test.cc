@@ -235,6 +235,35 @@ TEST_F(UetShortHeader, WriteWithHeaderDataLandsAtOffsetZero) {
   EXPECT_EQ(wc[0].initiator, 0x0abcu);
 }
 
+// The same WRITE to an MR addressed by its virtual address lands at the
+// MR's start, not at address 0 (which no such MR covers): a missing
+// buffer offset is the target buffer's start (UE 1.0.1 3.4.2), and
+// rue's MRs start at their iova.
+TEST_F(UetShortHeader, WriteWithHeaderDataLandsAtTheStartOfAnMr) {
+  Mr sub(ibv_reg_mr(t_.pd.get(), t_.mem.data(20480), 4096,
+                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
+  ASSERT_TRUE(sub) << "ibv_reg_mr: " << strerror(errno);
+  ibv_sge sge = t_.mem.sge(0, 64);
+  ASSERT_EQ(PostRecv(t_.qp.get(), 6, &sge, 1), 0);
+  std::vector<uint8_t> data = Pattern(500, 0x35);
+  wire::SesRequest w = Short(
+      wire::SesRequestKind::kMedium, wire::SesOpcode::kWrite,
+      wire::ses_flags::kSom | wire::ses_flags::kEom | wire::ses_flags::kHd,
+      500);
+  w.header_data = 0x0102030405060708ULL;
+  w.memory_key = Key64(sub.get());
+  w.initiator = 0x0abc;
+  UetAnswer ack;
+  ASSERT_TRUE(Request(w, data, &ack));
+  EXPECT_EQ(Rc(ack), 0) << UetAnswerString(ack);
+  EXPECT_EQ(memcmp(t_.mem.data(20480), data.data(), data.size()), 0);
+  std::vector<UetWc> wc;
+  ASSERT_TRUE(PollEx(t_.rcq.get(), 1, &wc, milliseconds(3000)));
+  EXPECT_EQ(wc[0].wr_id, 6u);
+  EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc[0].status);
+  EXPECT_EQ(wc[0].imm64, 0x0102030405060708ULL);
+}
+
 // What a short header cannot name is refused with a return code, and
 // nothing is placed or completed: a SEND without EOM, a SEND whose
 // request_length is not its payload, RMA with the small header (no key).
