@@ -114,6 +114,8 @@ struct rue_pdc {
 	struct list_head gc_node;	/* the reaper's */
 	struct list_head probation;	/* rdev->uet.unproven; its lock */
 	unsigned long born;		/* jiffies */
+	/* last_rx when the reaper asked for a close; the reaper's own */
+	unsigned long close_req_rx;
 	/* SES took a request: no longer evictable (WRITE_ONCE under lock) */
 	bool proven;
 	u32 rx_next;			/* every PSN before it arrived */

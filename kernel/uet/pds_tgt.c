@@ -24,6 +24,10 @@
  * data ride in the ACK.  ROD takes the next PSN only and NACKs a hole
  * once.  The PDC goes when the CLOSE arrives in order, or after
  * RUE_PDC_IDLE without traffic (the reaper: the initiator went away).
+ * Half-way there the reaper asks the initiator to close with a CTRL
+ * CLOSE_REQ (UE 1.0.1 3.5.8: the target may ask, only the initiator
+ * closes): an initiator whose own idle time is longer than ours then
+ * closes in order rather than finding its PDC gone (INV_DPDCID).
  *
  * Locking: the table (rdev->uet.tgt) under rdev->uet.lock; a PDC's state
  * under pdc->lock, which the upcalls to SES run under.
@@ -592,29 +596,82 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 /* ------------------------------------------------------------------ */
 /* The reaper                                                          */
 
-/* Close target PDCs that have been idle for RUE_PDC_IDLE. */
+/*
+ * Ask the initiator of target PDC @pdc (referenced) to close: a CTRL
+ * CLOSE_REQ, its PSN the next one expected (a CTRL packet has one; the
+ * initiator reads none from a CLOSE_REQ), not acknowledged and not
+ * resent - the reaper closes the PDC anyway if nothing answers.  A
+ * forged SYN's PDC sends one to the address it claimed, as its ACK did:
+ * a packet for a packet, never more.
+ */
+static void rue_pdc_tgt_close_req(struct rue_pdc *pdc)
+{
+	struct rue_pds_ctrl *c;
+	struct sk_buff *skb;
+	u8 flags = pdc->mode == RUE_UET_MODE_ROD ? RUE_PDS_CTRL_ISROD : 0;
+
+	spin_lock_bh(&pdc->lock);
+	if (pdc->dead)
+		goto out;
+	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
+	if (!skb)
+		goto out;
+	c = skb_put_zero(skb, sizeof(*c));
+	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_CLOSE_REQ,
+				       flags);
+	c->psn = cpu_to_be32(pdc->rx_next);
+	c->spdcid = cpu_to_be16(pdc->lid);
+	c->dpdcid = cpu_to_be16(pdc->rid);
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSE_REQS_SENT);
+	rue_pds_xmit(pdc, skb, pdc->rx_next, false);
+out:
+	spin_unlock_bh(&pdc->lock);
+}
+
+/*
+ * Every RUE_PDC_IDLE / 2: close the target PDCs idle for RUE_PDC_IDLE,
+ * and ask the initiators of those idle for half of it to close, once
+ * per quiet spell (close_req_rx; traffic after it makes a new one).
+ */
 static void rue_pds_reap(struct work_struct *work)
 {
 	struct rue_uet_dev *u = container_of(to_delayed_work(work),
 					     struct rue_uet_dev, reaper);
 	struct rue_pdc *pdc, *next;
 	struct hlist_node *tmp;
+	unsigned long rx;
 	LIST_HEAD(idle);
+	LIST_HEAD(ask);
 	int bkt;
 
-	/* out of the table under its lock: rue_pdc_tgt_free() then backs off */
+	/*
+	 * Out of the table under its lock: rue_pdc_tgt_free() then backs
+	 * off.  Those to ask stay in it, referenced; a CLOSE that frees one
+	 * meanwhile leaves it dead, and the request unsent.
+	 */
 	spin_lock_bh(&u->lock);
-	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node)
-		if (time_after(jiffies, READ_ONCE(pdc->last_rx) + RUE_PDC_IDLE)) {
+	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
+		rx = READ_ONCE(pdc->last_rx);
+		if (time_after(jiffies, rx + RUE_PDC_IDLE)) {
 			rue_pdc_tgt_unlink(u, pdc);
 			list_add(&pdc->gc_node, &idle);
+		} else if (time_after(jiffies, rx + RUE_PDC_IDLE / 2) &&
+			   pdc->close_req_rx != rx) {
+			pdc->close_req_rx = rx;
+			refcount_inc(&pdc->ref);
+			list_add(&pdc->gc_node, &ask);
 		}
+	}
 	spin_unlock_bh(&u->lock);
+	list_for_each_entry_safe(pdc, next, &ask, gc_node) {
+		rue_pdc_tgt_close_req(pdc);
+		rue_pdc_put(pdc);
+	}
 	list_for_each_entry_safe(pdc, next, &idle, gc_node) {
 		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
 		rue_pdc_tgt_close(pdc);
 	}
-	schedule_delayed_work(&u->reaper, RUE_PDC_IDLE);
+	schedule_delayed_work(&u->reaper, RUE_PDC_IDLE / 2);
 }
 
 /**
@@ -624,7 +681,7 @@ static void rue_pds_reap(struct work_struct *work)
 void rue_pds_tgt_start(struct rue_dev *rdev)
 {
 	INIT_DELAYED_WORK(&rdev->uet.reaper, rue_pds_reap);
-	schedule_delayed_work(&rdev->uet.reaper, RUE_PDC_IDLE);
+	schedule_delayed_work(&rdev->uet.reaper, RUE_PDC_IDLE / 2);
 }
 
 /**

@@ -136,6 +136,10 @@ enum rue_ustat {
 	 * also counts in pdc_closed when it ends
 	 */
 	RUE_USTAT_PDC_CLOSE_ASKED,
+	/* a target PDC idle for half of its reaping time asked its
+	 * initiator to close (a CTRL CLOSE_REQ, pds_tgt.c)
+	 */
+	RUE_USTAT_PDC_CLOSE_REQS_SENT,
 	RUE_NUSTATS
 };
 

@@ -3,12 +3,13 @@
 // A UET target under a remote sender (kernel/uet/pds_tgt.c, ses_tgt.c):
 // SYNs from anyone cannot take the target PDCs a job member needs
 // (issue 15 item 7), the packets of one message agree on its length
-// (item 11e), and a message that never completes gives its receive WQE
-// back (item 7).  The forged initiator sends from device B's address
-// with its own PDCIDs (0xf100-0xf13f, 0xf200), by which answers to it
-// are told apart.  Device B receives them too and drops them, unless a
-// random PDCID of its own (pds.c) happens to be one of these: about one
-// run in a thousand would see device B's PDC disturbed.
+// (item 11e), a message that never completes gives its receive WQE back
+// (item 7), and an idle target asks for a close (issue 18).  The forged
+// initiator sends from device B's address with its own PDCIDs
+// (0xf100-0xf13f, 0xf200, 0xf201), by which answers to it are told
+// apart.  Device B receives them too and drops them, unless a random
+// PDCID of its own (pds.c) happens to be one of these: about one run in
+// a thousand would see device B's PDC disturbed.
 //
 // kJob is granted on device A by the suite script (rue_hostile.sh).
 #include <algorithm>
@@ -270,6 +271,86 @@ TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
   EXPECT_EQ(rc[0].wr_id, 9u);
   EXPECT_EQ(rc[0].status, IBV_WC_REM_ABORT_ERR)
       << ibv_wc_status_str(rc[0].status);
+}
+
+// A target PDC idle for half of its reaping time (kernel/uet/pds_tgt.c,
+// RUE_PDC_IDLE / 2: 2.5 s) asks its initiator to close, with a CTRL
+// CLOSE_REQ naming both PDCs, once; the initiator's CLOSE, in order, is
+// acknowledged and ends the PDC, so that a request on it afterwards is
+// refused (INV_DPDCID).  The module before sent nothing and reaped the
+// PDC after 5-10 s.
+TEST_F(HostileUet, IdleTargetAsksItsInitiatorToClose) {
+  constexpr uint16_t kPdc = 0xf201;
+  constexpr uint32_t kPsn = 6000;
+  ibv_sge sge = t_.mem.sge(0, 4096);
+  ASSERT_EQ(PostRecv(t_.qp.get(), 10, &sge, 1), 0);
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(peer_->Send(
+      RudRequest(kPdc, kPsn, true, 0,
+                 Send(1, wire::ses_flags::kSom | wire::ses_flags::kEom, 1000)),
+      Bytes(1000, 0x3c)));
+  uint16_t target_pdc = 0;
+  ASSERT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        for (const UetAnswer& a : got)
+          if (a.dpdcid() == kPdc && IsAckWithRc(a, std::nullopt)) {
+            target_pdc = std::get<wire::PdsAck>(a.headers.pds).spdcid;
+            return true;
+          }
+        return false;
+      },
+      milliseconds(3000)));
+  std::vector<UetWc> rc;
+  ASSERT_TRUE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(3000)));
+  EXPECT_EQ(rc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(rc[0].status);
+
+  auto close_reqs = [&](const std::vector<UetAnswer>& got) {
+    return std::count_if(got.begin(), got.end(), [&](const UetAnswer& a) {
+      const auto* c = std::get_if<wire::PdsCtrl>(&a.headers.pds);
+      return c && c->ctl_type() == wire::CtlType::kCloseReq &&
+             c->dpdcid == kPdc && c->spdcid == target_pdc;
+    });
+  };
+  ASSERT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) { return close_reqs(got) > 0; },
+      milliseconds(10000)))
+      << "no CLOSE_REQ within 10 s";
+  // not before the PDC was idle (2.5 s, less a tick of jiffies)
+  EXPECT_GE(std::chrono::steady_clock::now() - start, milliseconds(2400));
+
+  wire::PdsCtrl close;
+  close.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
+  close.prologue.next_hdr = static_cast<uint8_t>(wire::CtlType::kClose);
+  close.prologue.flags = wire::pds_flags::kAr;
+  close.psn = kPsn + 1;
+  close.spdcid = kPdc;
+  close.dpdcid = target_pdc;
+  wire::UetHeaders h;
+  h.pds = close;
+  ASSERT_TRUE(peer_->Send(h));
+  EXPECT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        return CountTo(got, kPdc, [](const UetAnswer& a) {
+                 const auto* k = std::get_if<wire::PdsAck>(&a.headers.pds);
+                 return k && k->cack_psn == kPsn + 1;
+               }) > 0;
+      },
+      milliseconds(3000)))
+      << "the CLOSE was not acknowledged";
+
+  ASSERT_TRUE(peer_->Send(
+      RudRequest(kPdc, kPsn + 2, false, target_pdc,
+                 Send(2, wire::ses_flags::kSom | wire::ses_flags::kEom, 100)),
+      Bytes(100, 0x3d)));
+  EXPECT_TRUE(peer_->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        return CountTo(got, kPdc, [](const UetAnswer& a) {
+                 return IsNack(a, wire::NackCode::kInvDpdcid);
+               }) > 0;
+      },
+      milliseconds(3000)))
+      << "the closed PDC took a request";
+  EXPECT_EQ(close_reqs(peer_->Answers()), 1);
 }
 
 // UUD requests (no PDC, nothing answered) that do not hold a whole SEND
