@@ -73,7 +73,8 @@ acks_sent acks_rcvd sacks_rcvd nacks_rcvd nacks_ignored rod_ooo_drops fast_retra
 rto_retransmits tlp_probes_sent tlp_probes_rcvd tlp_retransmits rto_undone ses_errors_sent
 ses_errors_rcvd rnr_nacks cwnd_decreases
 cwnd_increases ecn_marked_rcvd syn_refused pdc_evicted pdc_superseded pdc_recycled
-uud_sent uud_delivered uud_dropped pdc_close_asked pdc_close_reqs_sent"
+uud_sent uud_delivered uud_dropped pdc_close_asked pdc_close_reqs_sent
+pdc_user_waits"
 
 # Before any UET traffic: every counter there, once, at 0, in text and in
 # JSON, for one device and in the dump of every device.

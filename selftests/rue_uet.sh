@@ -458,6 +458,15 @@ t_pdc_recycled() {
 	[ "${n:-0}" -ge 3 ]
 }
 
+# UetPdcBound.UserAtItsBoundWaitsForAPdcToClose: its second QP waited
+# for its user's one PDC.
+t_pdc_user_waits() {
+	local n
+	n=$(ustat rva pdc_user_waits)
+	echo "pdc_user_waits ${n:-none}"
+	[ "${n:-0}" -ge 1 ]
+}
+
 # Every PDC opened ended, closed or failed, and none is listed.
 pdcs_accounted() {
 	local d o c f n
@@ -498,6 +507,9 @@ if [ "$_tap_pass" = 1 ]; then
 		[ "$*" = "--gtest_filter=-UetCreate.Unprivileged*" ] &&
 			run_test "a QP at its PDC bound closed its idlest PDC (pdc_recycled)" \
 				t_pdc_recycled
+		[ "$*" = "--gtest_filter=-UetCreate.Unprivileged*" ] &&
+			run_test "a QP whose user's QPs held their PDC bound waited (pdc_user_waits)" \
+				t_pdc_user_waits
 	fi
 	run_test "jobs: an unprivileged user creates QPs only in its own job" t_job_grant_enforced
 	run_test "jobs: not revoked while a QP is bound, then revoked" t_job_busy

@@ -637,6 +637,8 @@ int rue_pds_dev_init(struct rue_dev *rdev, const struct rue_pds_upcalls *up)
 	u->src_seed = get_random_u32();
 	memset(u->nr_src, 0, sizeof(u->nr_src));
 	atomic_set(&u->nr_alloc, 0);
+	mutex_init(&u->owner_lock);
+	hash_init(u->owners);
 	rue_pds_tgt_start(rdev);
 	return 0;
 }
@@ -658,4 +660,6 @@ void rue_pds_dev_free(struct rue_dev *rdev)
 	rcu_barrier();
 	WARN_ON(!xa_empty(&u->pdcs));
 	xa_destroy(&u->pdcs);
+	WARN_ON(!hash_empty(u->owners));
+	mutex_destroy(&u->owner_lock);
 }

@@ -20,6 +20,7 @@ struct rue_dev;
 struct rue_pdc;
 struct rue_qp;
 struct mem_cgroup;
+struct rue_pdc_owner;
 
 /* Requests a PDC has in flight, and the PSNs a target tracks ahead. */
 #define RUE_PDC_WIN		256
@@ -35,6 +36,8 @@ struct rue_pds_qp {
 	u32 nr_pdcs;
 	DECLARE_HASHTABLE(pdcs, 4);	/* initiator PDCs by peer; req.lock */
 	struct mem_cgroup *memcg;	/* its creator's, referenced: pays for them */
+	struct rue_pdc_owner *owner;	/* its creator, whose count they are in */
+	struct list_head owner_wait;	/* on owner's waiters (pdc_owner.c) */
 };
 
 /*

@@ -32,6 +32,7 @@
 #include <rdma/rue-abi.h>
 
 #include "pdc.h"
+#include "pdc_owner.h"
 #include "pds_ini.h"
 #include "uet.h"
 #include "uet_stats.h"
@@ -178,12 +179,16 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 		if (qp->uet.pds.nr_pdcs >= limit)
 			return NULL;
 	}
+	if (!rue_pdc_owner_charge(qp))
+		return NULL;
 	memcg = set_active_memcg(qp->uet.pds.memcg);
 	pdc = rue_pdc_alloc(qp->rdev, RUE_PDC_INITIATOR, qp->uet.pds.mode,
 			    GFP_ATOMIC | __GFP_ACCOUNT, qp->uet.pds.job, av);
 	set_active_memcg(memcg);
-	if (!pdc)
+	if (!pdc) {
+		rue_pdc_owner_uncharge(qp);
 		return NULL;
+	}
 	pdc->qp = qp;
 	pdc->syn = true;
 	pdc->start_psn = get_random_u32();
@@ -373,6 +378,7 @@ void rue_pdc_ini_drop(struct rue_pdc *pdc)
 			 RUE_USTAT_PDC_FAILED : RUE_USTAT_PDC_CLOSED);
 	hash_del(&pdc->qp_node);
 	pdc->qp->uet.pds.nr_pdcs--;
+	rue_pdc_owner_uncharge(pdc->qp);
 	rue_pdc_ses_close(pdc);
 	/* a running timer finds no QP (the QP is freed a grace period later) */
 	WRITE_ONCE(pdc->qp, NULL);

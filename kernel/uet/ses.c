@@ -35,6 +35,7 @@
 #include <rdma/rue-abi.h>
 
 #include "job.h"
+#include "pdc_owner.h"
 #include "pds.h"
 #include "pds_ini.h"
 #include "ses.h"
@@ -79,19 +80,24 @@ static int rue_ses_qp_create(struct rue_qp *qp,
 	qp->uet.ri = cmd->uet_resource_index;
 	rue_pds_qp_init(&qp->uet.pds, cmd->uet_job_id, cmd->uet_mode,
 			max_t(u8, cmd->uet_entropy, 1));
+	err = rue_pdc_owner_get(qp);
+	if (err)
+		goto err_job;
 
 	err = xa_alloc_cyclic_bh(&u->eps, &pid, NULL,
 				 XA_LIMIT(1, RUE_SES_12BIT_MASK), &u->pid_next,
 				 GFP_KERNEL);
 	if (err < 0) {
 		err = err == -EBUSY ? -ENOSPC : err;
-		goto err_job;
+		goto err_owner;
 	}
 	qp->uet.pid = pid;
 	qp->uet.addr = RUE_UET_ADDR(pid, qp->uet.ri);
 	rue_pds_qp_account(&qp->uet.pds);
 	return 0;
 
+err_owner:
+	rue_pdc_owner_put(qp);
 err_job:
 	rue_job_unbind(qp->rdev, cmd->uet_job_id);
 	return err;
@@ -133,6 +139,7 @@ static void rue_ses_qp_destroy(struct rue_qp *qp)
 	spin_lock_bh(&qp->req.lock);
 	rue_pds_qp_drop(qp);
 	spin_unlock_bh(&qp->req.lock);
+	rue_pdc_owner_unwait(qp);
 	synchronize_rcu();
 }
 
@@ -145,6 +152,7 @@ static void rue_ses_qp_release(struct rue_qp *qp)
 static void rue_ses_qp_free(struct rue_qp *qp)
 {
 	rue_pds_qp_fini(&qp->uet.pds);
+	rue_pdc_owner_put(qp);
 	xa_erase_bh(&qp->rdev->uet.eps, qp->uet.pid);
 	rue_job_unbind(qp->rdev, qp->uet.job);
 }

@@ -8,6 +8,7 @@
 
 #include <linux/atomic.h>
 #include <linux/hashtable.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -36,6 +37,9 @@ struct rue_uet_dev {
 	u32 src_seed;			/* of the per-source buckets' hash */
 	u16 nr_src[RUE_TGT_SRC_BUCKETS];	/* target PDCs by source; lock */
 	atomic_t nr_alloc;		/* PDCs allocated and not yet freed */
+	/* the users whose QPs hold initiator PDCs (pdc_owner.c) */
+	struct mutex owner_lock;
+	DECLARE_HASHTABLE(owners, 4);
 	const struct rue_pds_upcalls *up;	/* SES, from rue_pds_dev_init() */
 };
 

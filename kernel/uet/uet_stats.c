@@ -49,6 +49,7 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_UUD_DROPPED] = "uud_dropped",
 	[RUE_USTAT_PDC_CLOSE_ASKED] = "pdc_close_asked",
 	[RUE_USTAT_PDC_CLOSE_REQS_SENT] = "pdc_close_reqs_sent",
+	[RUE_USTAT_PDC_USER_WAITS] = "pdc_user_waits",
 };
 
 /*

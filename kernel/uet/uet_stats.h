@@ -140,6 +140,10 @@ enum rue_ustat {
 	 * initiator to close (a CTRL CLOSE_REQ, pds_tgt.c)
 	 */
 	RUE_USTAT_PDC_CLOSE_REQS_SENT,
+	/* a QP's new PDC waited: its user's QPs held rue.uet_max_user_pdcs
+	 * on the device (pdc_owner.c); once per wait
+	 */
+	RUE_USTAT_PDC_USER_WAITS,
 	RUE_NUSTATS
 };
 

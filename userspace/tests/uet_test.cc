@@ -549,5 +549,63 @@ TEST(UetPdcBound, QpAtItsBoundRecyclesTheIdlest) {
   }
 }
 
+// The QPs of one user hold at most rue.uet_max_user_pdcs (1 here)
+// initiator PDCs on a device (kernel/uet/pdc_owner.c): a second QP's
+// message waits while the first QP's PDC is open, and goes once that
+// PDC, idle for rue.uet_idle_ms (1 s), has closed and kicked it.
+// rue_uet.sh then finds pdc_user_waits moved.
+TEST(UetPdcBound, UserAtItsBoundWaitsForAPdcToClose) {
+  Endpoint a4, b4;
+  std::string why;
+  if (!ResolveTopology(Topology::kTwoDevices, &a4, &b4, &why))
+    GTEST_SKIP() << why;
+  ParamOverride bound("uet_max_user_pdcs", "1");
+  ASSERT_TRUE(bound.ok()) << "rue has no uet_max_user_pdcs";
+  UetSide first, second, b;
+  ASSERT_NO_FATAL_FAILURE(
+      MakeUetSide(a4, kJob, RUEDV_UET_RUD, 1 << 16, &first));
+  ASSERT_NO_FATAL_FAILURE(
+      MakeUetSide(a4, kJob, RUEDV_UET_RUD, 1 << 16, &second));
+  ASSERT_NO_FATAL_FAILURE(MakeUetSide(b4, kJob, RUEDV_UET_RUD, 1 << 16, &b));
+  ibv_ah_attr attr = AhAttr(a4, b4.gid());
+  Ah ah1(ibv_create_ah(first.pd.get(), &attr));
+  Ah ah2(ibv_create_ah(second.pd.get(), &attr));
+  ASSERT_TRUE(ah1 && ah2) << "ibv_create_ah: " << strerror(errno);
+  constexpr uint32_t kLen = 3000;
+  UetSide* from[] = {&first, &second};
+  Ah* ahs[] = {&ah1, &ah2};
+  for (uint32_t i = 0; i < 2; i++) {
+    ibv_sge sge = b.mem.sge(i * 8192, 8192);
+    ASSERT_EQ(PostRecv(b.qp.get(), i, &sge, 1), 0);
+    FillRandom(from[i]->mem.buf.span(0, kLen), i + 21);
+    ibv_wr_start(from[i]->qpx);
+    from[i]->qpx->wr_id = i;
+    from[i]->qpx->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_send(from[i]->qpx);
+    ruedv_wr_set_peer(from[i]->qpx, ahs[i]->get(), b.addr);
+    ibv_wr_set_sge(from[i]->qpx, from[i]->mem.lkey(), from[i]->mem.addr(0),
+                   kLen);
+    ASSERT_EQ(ibv_wr_complete(from[i]->qpx), 0);
+  }
+  std::vector<UetWc> sc, rc;
+  ASSERT_TRUE(PollEx(first.scq.get(), 1, &sc));
+  EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(sc[0].status);
+  // the first PDC cannot close before it has been idle for 1 s
+  sc.clear();
+  EXPECT_FALSE(PollEx(second.scq.get(), 1, &sc, milliseconds(500)))
+      << "the second QP sent past its user's bound";
+  sc.clear();
+  ASSERT_TRUE(PollEx(second.scq.get(), 1, &sc));
+  EXPECT_EQ(sc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(sc[0].status);
+  ASSERT_TRUE(PollEx(b.rcq.get(), 2, &rc));
+  for (const UetWc& wc : rc) {
+    ASSERT_LT(wc.wr_id, 2u);
+    EXPECT_EQ(wc.status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc.status);
+    EXPECT_TRUE(SameBytes(b.mem.buf.span(wc.wr_id * 8192, kLen),
+                          from[wc.wr_id]->mem.buf.span(0, kLen)))
+        << "message " << wc.wr_id;
+  }
+}
+
 }  // namespace
 }  // namespace rue::test
