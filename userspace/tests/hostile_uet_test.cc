@@ -170,6 +170,22 @@ bool IsAckWithRc(const UetAnswer& a, std::optional<uint8_t> rc) {
   return a.headers.ses_response && a.headers.ses_response->return_code == *rc;
 }
 
+// The target's PDCID for the forged PDC @pdc, from the first plain ACK
+// to it, within 3 s.
+::testing::AssertionResult TargetPdcOf(ForgedUetPeer* peer, uint16_t pdc,
+                                       uint16_t* target) {
+  return peer->WaitAnswers(
+      [&](const std::vector<UetAnswer>& got) {
+        for (const UetAnswer& a : got)
+          if (a.dpdcid() == pdc && IsAckWithRc(a, std::nullopt)) {
+            *target = std::get<wire::PdsAck>(a.headers.pds).spdcid;
+            return true;
+          }
+        return false;
+      },
+      milliseconds(3000));
+}
+
 // 64 SYNs from one address naming no endpoint: each would keep a target
 // PDC.  With a table of 64 they used to fill it, and a job member's SYN
 // from the same host was refused (NO_PDC_AVAIL) until the reaper freed
@@ -229,16 +245,7 @@ TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
       RudRequest(kPdc, kPsn, true, 0, Send(1, wire::ses_flags::kSom, 2000)),
       data));
   uint16_t target_pdc = 0;
-  ASSERT_TRUE(peer_->WaitAnswers(
-      [&](const std::vector<UetAnswer>& got) {
-        for (const UetAnswer& a : got)
-          if (a.dpdcid() == kPdc && IsAckWithRc(a, std::nullopt)) {
-            target_pdc = std::get<wire::PdsAck>(a.headers.pds).spdcid;
-            return true;
-          }
-        return false;
-      },
-      milliseconds(3000)));
+  ASSERT_TRUE(TargetPdcOf(peer_.get(), kPdc, &target_pdc));
 
   wire::SesRequest second = Send(1, wire::ses_flags::kEom, 4000);
   second.header_data = wire::SesRequest::MakeNotSom(1000, 1000);
@@ -290,16 +297,7 @@ TEST_F(HostileUet, IdleTargetAsksItsInitiatorToClose) {
                  Send(1, wire::ses_flags::kSom | wire::ses_flags::kEom, 1000)),
       Bytes(1000, 0x3c)));
   uint16_t target_pdc = 0;
-  ASSERT_TRUE(peer_->WaitAnswers(
-      [&](const std::vector<UetAnswer>& got) {
-        for (const UetAnswer& a : got)
-          if (a.dpdcid() == kPdc && IsAckWithRc(a, std::nullopt)) {
-            target_pdc = std::get<wire::PdsAck>(a.headers.pds).spdcid;
-            return true;
-          }
-        return false;
-      },
-      milliseconds(3000)));
+  ASSERT_TRUE(TargetPdcOf(peer_.get(), kPdc, &target_pdc));
   std::vector<UetWc> rc;
   ASSERT_TRUE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(3000)));
   EXPECT_EQ(rc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(rc[0].status);
