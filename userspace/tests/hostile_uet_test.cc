@@ -186,6 +186,21 @@ bool IsAckWithRc(const UetAnswer& a, std::optional<uint8_t> rc) {
       milliseconds(3000));
 }
 
+// The forged initiator's CTRL CLOSE of its PDC @pdc towards the target's
+// @target, at @psn, asking for an ACK (UE 1.0.1 3.5.8).
+wire::UetHeaders CloseFrom(uint16_t pdc, uint32_t psn, uint16_t target) {
+  wire::PdsCtrl close;
+  close.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
+  close.prologue.next_hdr = static_cast<uint8_t>(wire::CtlType::kClose);
+  close.prologue.flags = wire::pds_flags::kAr;
+  close.psn = psn;
+  close.spdcid = pdc;
+  close.dpdcid = target;
+  wire::UetHeaders h;
+  h.pds = close;
+  return h;
+}
+
 // 64 SYNs from one address naming no endpoint: each would keep a target
 // PDC.  With a table of 64 they used to fill it, and a job member's SYN
 // from the same host was refused (NO_PDC_AVAIL) until the reaper freed
@@ -263,16 +278,7 @@ TEST_F(HostileUet, MessageKeepsItsFirstLengthAndGivesItsReceiveBack) {
       << "completed with " << ibv_wc_status_str(rc[0].status);
 
   // CLOSE, in order: the PDC goes, and the message with it
-  wire::PdsCtrl close;
-  close.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
-  close.prologue.next_hdr = static_cast<uint8_t>(wire::CtlType::kClose);
-  close.prologue.flags = wire::pds_flags::kAr;
-  close.psn = kPsn + 2;
-  close.spdcid = kPdc;
-  close.dpdcid = target_pdc;
-  wire::UetHeaders h;
-  h.pds = close;
-  ASSERT_TRUE(peer_->Send(h));
+  ASSERT_TRUE(peer_->Send(CloseFrom(kPdc, kPsn + 2, target_pdc)));
   rc.clear();
   ASSERT_TRUE(PollEx(t_.rcq.get(), 1, &rc, milliseconds(3000)));
   EXPECT_EQ(rc[0].wr_id, 9u);
@@ -316,16 +322,7 @@ TEST_F(HostileUet, IdleTargetAsksItsInitiatorToClose) {
   // not before the PDC was idle (2.5 s, less a tick of jiffies)
   EXPECT_GE(std::chrono::steady_clock::now() - start, milliseconds(2400));
 
-  wire::PdsCtrl close;
-  close.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
-  close.prologue.next_hdr = static_cast<uint8_t>(wire::CtlType::kClose);
-  close.prologue.flags = wire::pds_flags::kAr;
-  close.psn = kPsn + 1;
-  close.spdcid = kPdc;
-  close.dpdcid = target_pdc;
-  wire::UetHeaders h;
-  h.pds = close;
-  ASSERT_TRUE(peer_->Send(h));
+  ASSERT_TRUE(peer_->Send(CloseFrom(kPdc, kPsn + 1, target_pdc)));
   EXPECT_TRUE(peer_->WaitAnswers(
       [&](const std::vector<UetAnswer>& got) {
         return CountTo(got, kPdc, [](const UetAnswer& a) {
