@@ -96,6 +96,34 @@ void rue_pdc_lost(struct rue_pdc *pdc, enum rue_pdc_cc_why why)
 }
 
 /*
+ * A random PDCID (3.5.8.2; 0 is never one), reserved: rue_pdc_publish()
+ * stores the PDC when it is set up.  Random tries first, so that an
+ * off-path sender cannot guess the next one; a device with most of its
+ * 65,535 taken (more than 16 misses in a row: about one in a hundred at
+ * three quarters) takes the first free one after a random point rather
+ * than failing while PDCIDs are left.
+ */
+static int rue_pdc_reserve_id(struct rue_dev *rdev, u16 *lid)
+{
+	u32 id, next;
+	int tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		id = get_random_u16();
+		if (id && !xa_insert_bh(&rdev->uet.pdcs, id, NULL, GFP_ATOMIC)) {
+			*lid = id;
+			return 0;
+		}
+	}
+	next = get_random_u16();
+	if (xa_alloc_cyclic_bh(&rdev->uet.pdcs, &id, NULL,
+			       XA_LIMIT(1, U16_MAX), &next, GFP_ATOMIC) < 0)
+		return -ENOSPC;
+	*lid = id;
+	return 0;
+}
+
+/*
  * A new PDC of @role towards @av, with SES's state and a PDCID reserved
  * but not findable yet (rue_pdc_publish()); NULL when out of memory or
  * PDCIDs.  Any context: @gfp atomic, with __GFP_ACCOUNT to charge the
@@ -105,7 +133,6 @@ struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode, gfp_t gfp,
 			      u32 job, const struct rue_av *av)
 {
 	struct rue_pdc *pdc;
-	int tries;
 
 	pdc = kzalloc(sizeof(*pdc), gfp);
 	if (!pdc)
@@ -124,19 +151,10 @@ struct rue_pdc *rue_pdc_alloc(struct rue_dev *rdev, u8 role, u8 mode, gfp_t gfp,
 	pdc->av = *av;
 	WRITE_ONCE(pdc->last_rx, jiffies);
 
-	/* a random PDCID (3.5.8.2), 0 is never one */
-	for (tries = 0; tries < 16; tries++) {
-		u16 id = get_random_u16();
-
-		if (!id)
-			continue;
-		/* reserved now, published by rue_pdc_publish() when set up */
-		if (!xa_insert_bh(&rdev->uet.pdcs, id, NULL, GFP_ATOMIC)) {
-			pdc->lid = id;
-			atomic_inc(&rdev->uet.nr_alloc);
-			pr_debug("PDC %u created\n", id);
-			return pdc;
-		}
+	if (!rue_pdc_reserve_id(rdev, &pdc->lid)) {
+		atomic_inc(&rdev->uet.nr_alloc);
+		pr_debug("PDC %u created\n", pdc->lid);
+		return pdc;
 	}
 	rdev->uet.up->pdc_close(pdc->ses, role == RUE_PDC_TARGET);
 err_dst:
@@ -631,7 +649,7 @@ int rue_pds_dev_init(struct rue_dev *rdev, const struct rue_pds_upcalls *up)
 	rue_uet_check_sizes();
 	u->up = up;
 	spin_lock_init(&u->lock);
-	xa_init_flags(&u->pdcs, XA_FLAGS_LOCK_BH);
+	xa_init_flags(&u->pdcs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	hash_init(u->tgt);
 	INIT_LIST_HEAD(&u->unproven);
 	u->src_seed = get_random_u32();

@@ -12,6 +12,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/skbuff.h>
+#include <linux/timer.h>
 
 #include "core/ah.h"
 #include "uet.h"
@@ -38,6 +39,7 @@ struct rue_pds_qp {
 	struct mem_cgroup *memcg;	/* its creator's, referenced: pays for them */
 	struct rue_pdc_owner *owner;	/* its creator, whose count they are in */
 	struct list_head owner_wait;	/* on owner's waiters (pdc_owner.c) */
+	struct timer_list retry;	/* kicks it when no PDC could be made */
 };
 
 /*

@@ -76,6 +76,43 @@ static u32 rue_pdc_hash(const struct rue_av *av)
 	return jhash(&av->daddr, sizeof(av->daddr), av->network_type);
 }
 
+/*
+ * A QP that could not make a PDC - no memory in atomic context, or no
+ * PDCID free on the device - may have nothing in flight whose ACK or RTO
+ * would kick it, and its user nothing left to post: it is kicked again
+ * after RUE_PDC_RETRY.  The pending timer holds a reference on the QP.
+ * (A QP at its own or its user's bound needs none: its PDCs' traffic or
+ * closing kicks it, pdc_owner.c.)
+ */
+#define RUE_PDC_RETRY	max(msecs_to_jiffies(20), 1UL)
+
+static void rue_pds_qp_retry(struct timer_list *t)
+{
+	struct rue_qp *qp = from_timer(qp, t, uet.pds.retry);
+
+	rue_qp_kick(qp);
+	rue_qp_put(qp);
+}
+
+/* req.lock held, the QP in RTS: rue_pds_qp_stop() cannot have run. */
+static void rue_pds_qp_retry_arm(struct rue_qp *qp)
+{
+	rue_uet_stat_inc(qp->rdev, RUE_USTAT_PDC_ALLOC_RETRIES);
+	refcount_inc(&qp->refcnt);
+	if (mod_timer(&qp->uet.pds.retry, jiffies + RUE_PDC_RETRY))
+		rue_qp_put(qp);		/* it was pending, referenced */
+}
+
+/**
+ * rue_pds_qp_stop() - a QP being destroyed is kicked no more
+ * @qp: the QP, in the error state: rue_pdc_find() no longer runs for it
+ */
+void rue_pds_qp_stop(struct rue_qp *qp)
+{
+	if (del_timer_sync(&qp->uet.pds.retry))
+		rue_qp_put(qp);
+}
+
 /**
  * rue_pds_qp_init() - PDS's part of a new UET QP
  * @pq: it (qp->uet.pds)
@@ -89,6 +126,7 @@ void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy)
 	pq->mode = mode;
 	pq->entropy = entropy;
 	hash_init(pq->pdcs);
+	timer_setup(&pq->retry, rue_pds_qp_retry, 0);
 }
 
 /**
@@ -187,6 +225,7 @@ struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 	set_active_memcg(memcg);
 	if (!pdc) {
 		rue_pdc_owner_uncharge(qp);
+		rue_pds_qp_retry_arm(qp);
 		return NULL;
 	}
 	pdc->qp = qp;

@@ -18,6 +18,7 @@ struct rue_qp;
 void rue_pds_qp_init(struct rue_pds_qp *pq, u32 job, u8 mode, u8 entropy);
 void rue_pds_qp_account(struct rue_pds_qp *pq);
 void rue_pds_qp_fini(struct rue_pds_qp *pq);
+void rue_pds_qp_stop(struct rue_qp *qp);
 struct rue_pdc *rue_pdc_find(struct rue_qp *qp, const struct rue_av *av,
 			     u32 mss, struct sk_buff_head *out);
 bool rue_pdc_room(const struct rue_pdc *pdc, u32 len);

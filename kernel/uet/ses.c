@@ -139,6 +139,7 @@ static void rue_ses_qp_destroy(struct rue_qp *qp)
 	spin_lock_bh(&qp->req.lock);
 	rue_pds_qp_drop(qp);
 	spin_unlock_bh(&qp->req.lock);
+	rue_pds_qp_stop(qp);
 	rue_pdc_owner_unwait(qp);
 	synchronize_rcu();
 }

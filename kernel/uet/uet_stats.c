@@ -50,6 +50,7 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_PDC_CLOSE_ASKED] = "pdc_close_asked",
 	[RUE_USTAT_PDC_CLOSE_REQS_SENT] = "pdc_close_reqs_sent",
 	[RUE_USTAT_PDC_USER_WAITS] = "pdc_user_waits",
+	[RUE_USTAT_PDC_ALLOC_RETRIES] = "pdc_alloc_retries",
 };
 
 /*

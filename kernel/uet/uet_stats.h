@@ -144,6 +144,10 @@ enum rue_ustat {
 	 * on the device (pdc_owner.c); once per wait
 	 */
 	RUE_USTAT_PDC_USER_WAITS,
+	/* a QP could not make a PDC (no memory, or no PDCID free) and tries
+	 * again in 20 ms (pds_ini.c); once per try
+	 */
+	RUE_USTAT_PDC_ALLOC_RETRIES,
 	RUE_NUSTATS
 };
 
