@@ -24,6 +24,9 @@ KVERS := $(if $(KVER),$(KVER),$(notdir $(patsubst %/build,%,$(wildcard /lib/modu
 KSRC := $(shell find $(TOP)/kernel -name '*.[ch]') $(TOP)/kernel/Kbuild \
 	$(wildcard $(TOP)/uapi/*/*.h)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Kbuild in parallel (make check builds the module for two kernels from
+# scratch), unless make was given -j: its jobserver then shares the CPUs.
+KJOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: all module userspace install install-module install-userspace \
 	check demo clean deps help sparse-%
@@ -48,7 +51,7 @@ $(BUILD)/kernel/%/rue.ko: $(KSRC)
 	@cd $(TOP)/kernel && for f in Kbuild $$(find . -name '*.[ch]'); do \
 		mkdir -p $(@D)/$$(dirname $$f) && ln -sf $(TOP)/kernel/$$f $(@D)/$$f; done
 	@find $(@D) -path $(@D)/modroot -prune -o -xtype l -print | xargs -r rm -f
-	$(MAKE) -C $(KROOT)/lib/modules/$*/build M=$(@D) W=1 \
+	$(MAKE) $(KJOBS) -C $(KROOT)/lib/modules/$*/build M=$(@D) W=1 \
 		RUE_UAPI=$(TOP)/uapi RUE_VERSION=$(RUE_VERSION) \
 		KCFLAGS="-Werror" modules
 
