@@ -6,7 +6,7 @@
 # with two machines - no namespaces, no veth, no kernel shared by the two
 # ends.  Host a serves, host b connects; both walk the same list of cases
 # in step and each reports its own side.  First rue on both hosts, then
-# rue on a against rdma_rxe on b.
+# rue on a against rdma_rxe on b (tools, NVMe/RDMA and NFS/RDMA clients).
 #
 #   host a: eth0 10.20.0.1 (rue ra) <--- link ---> eth0 10.20.0.2 (rue rb; then rxe rxb) : host b
 #
@@ -203,9 +203,11 @@ t_nfs_io() {
 	for n in small mid big; do rm -f "$RUE_OUT/nfs.$n"; done
 }
 
+# t_nfs_check [stop]: and then stop knfsd
 t_nfs_check() {
 	[ "$HOST" = a ] || return 0
-	(cd $ULP_SRV && sed 's/ nfs\./ /' SUMS | sha256sum -c) && rpc.nfsd 0
+	(cd $ULP_SRV && sed 's/ nfs\./ /' SUMS | sha256sum -c) || return 1
+	[ "${1:-}" != stop ] || rpc.nfsd 0
 }
 
 t_to_rxe() {
@@ -279,7 +281,7 @@ step "NVMe/RDMA: host b's nvme-rdma connects, data reads back identical" t_nvme_
 step "NVMe/RDMA: after the disconnect no RC QP is left" t_ulp_clean
 step "NFS/RDMA: host b mounts, writes, reads back identical, unmounts" t_nfs_io
 step "NFS/RDMA: host a's copies match host b's checksums" t_nfs_check
-step "NFS/RDMA: after umount and nfsd stop no RC QP is left" t_ulp_clean
+step "NFS/RDMA: after umount no RC QP is left" t_ulp_clean
 step "nothing malformed, refused or failed on rue" t_counters
 link_report
 step "host b switches to rdma_rxe" t_to_rxe
@@ -290,6 +292,9 @@ step "rping, rue to rxe, data checked" t_rping
 step "rstream, rue to rxe, data verified" t_rstream
 step "NVMe/RDMA: rxe's nvme-rdma to rue's target, data reads back identical" t_nvme_io
 step "NVMe/RDMA: after the disconnect from rxe no RC QP is left" t_ulp_clean
+step "NFS/RDMA: rxe's xprtrdma mounts rue's knfsd, writes, reads back identical" t_nfs_io
+step "NFS/RDMA: host a's copies match the rxe client's checksums" t_nfs_check stop
+step "NFS/RDMA: after umount from rxe and nfsd stop no RC QP is left" t_ulp_clean
 step "nothing malformed, refused or failed on rue (against rxe)" t_counters
 link_report
 tap_done
