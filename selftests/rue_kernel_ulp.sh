@@ -9,7 +9,9 @@
 # fabric must read back identical, at several block sizes, and teardown
 # must leave nothing behind.  Then the same with nvmet-rdma's use_srq:
 # the target's queues share SRQs that it fills with ib_post_srq_recv().
-# NFSv4.2 over RDMA between two namespaces (below) follows.
+# NFSv4.2 over RDMA between two namespaces (below) follows, with the
+# server's rue link deleted and added back under writes.  Last, the rue
+# link is deleted under NVMe/RDMA I/O.
 #
 # NVMe/RDMA runs on one device here: nvme-rdma and nvmet-rdma create
 # their rdma_cm IDs in the initial network namespace only, so no
@@ -115,12 +117,77 @@ t_nfs_io() {
 	done
 }
 
+# The server's rue link deleted and added back under NFS writes, as a
+# server's device can go and return: svcrdma drops its connections with
+# the device, the client (a hard mount) reconnects to the new one, and
+# every file written arrives whole.
+t_nfs_relink() {
+	local i pid
+	(for i in $(seq 1 20); do
+		head -c 524288 /dev/urandom >"$RUE_OUT/relink.$i" &&
+		cp "$RUE_OUT/relink.$i" "$ULP_MNT/relink.$i" || exit 1
+	done; sync) &
+	pid=$!
+	defer "kill $pid"
+	busywait 30000 test -s "$ULP_SRV/relink.2" || { echo "no file arrived"; return 1; }
+	timeout 30 rdma link del rn0 || { echo "rdma link del rn0 failed or hung"; return 1; }
+	rdma link add rn0 type rue netdev n0 && wait_gids rn0 10.12.0.1 "" || return 1
+	busywait 120000 eval '! running $pid' || { echo "writer still running"; return 1; }
+	wait $pid || { echo "a write failed"; return 1; }
+	for i in $(seq 1 20); do
+		cmp "$RUE_OUT/relink.$i" "$ULP_SRV/relink.$i" || return 1
+		rm -f "$RUE_OUT/relink.$i"
+	done
+}
+
 # umount and nfsd stopped: no RC QP left on either rue device
 t_nfs_teardown() {
 	umount $ULP_MNT && rpc.nfsd 0 || return 1
 	ulp_no_rc_qps rn1/1 "$B" && ulp_no_rc_qps rn0/1
 }
 
+# The rue link deleted under NVMe/RDMA I/O, as a device can go under a
+# ULP (rdma link delete, its netdev removed): nvme-rdma's client removal
+# deletes the controller, the I/O in flight fails rather than hangs, and
+# nvme-rdma then unloads (nothing of the device was kept).  Both ends are
+# on rk0, so the target loses its queues in the same removal.
+t_delete_under_io() {
+	local n
+	ulp_nvme_connect 10.10.0.1 || return 1
+	n=$(basename "$NVME_DEV"); n=${n%n1}
+	(while dd if=/dev/urandom of="$NVME_DEV" bs=65536 count=64 oflag=direct \
+		status=none; do :; done) 2>"$RUE_OUT/ulp.writer" &
+	io_pids=($!)
+	(while dd if="$NVME_DEV" of=/dev/null bs=1M count=8 iflag=direct \
+		status=none; do :; done) 2>"$RUE_OUT/ulp.reader" &
+	io_pids+=($!)
+	defer "kill ${io_pids[*]}"
+	busywait 10000 io_moving || { echo "no I/O on rk0"; return 1; }
+	timeout 30 rdma link del rk0 || { echo "rdma link del rk0 failed or hung"; return 1; }
+	busywait 30000 bash -c "! [ -e /sys/class/nvme/$n ]" ||
+		{ echo "controller $n left"; return 1; }
+	busywait 30000 io_ended || { echo "I/O still running"; ps -o pid,stat,wchan:32,args; return 1; }
+	echo "writer: $(tail -n 1 "$RUE_OUT/ulp.writer"); reader: $(tail -n 1 "$RUE_OUT/ulp.reader")"
+	rmmod nvme-rdma
+}
+
+# io_moving: rk0 sends within 300 ms
+io_moving() {
+	local t0
+	t0=$(rue_stat rk0 tx_packets)
+	sleep 0.3
+	[ "$(rue_stat rk0 tx_packets)" -gt "${t0:-0}" ]
+}
+
+io_ended() {
+	local p
+	for p in "${io_pids[@]}"; do
+		running "$p" && return 1
+	done
+	return 0
+}
+
+io_pids=()
 tap_init
 run_test "setup: null_blk, nvmet-rdma, nvme-rdma, a rue link" t_setup
 run_test "nvmet-rdma target on the rue link" t_target
@@ -135,5 +202,9 @@ run_test "disconnect from the SRQ target releases every host QP" t_disconnect_cl
 run_test "setup: knfsd with an RDMA listener, a rue link in namespace B" t_nfs_setup
 run_test "NFSv4.2 client in namespace B mounts over RDMA" t_nfs_mount
 run_test "files written over NFS/RDMA are the server's and read back identical" t_nfs_io
+run_test "the server's rue link deleted and added back under NFS writes: every file arrives" \
+	t_nfs_relink
 run_test "umount and stopping nfsd release every RC QP" t_nfs_teardown
+run_test "rue link deleted under NVMe/RDMA I/O: controller removed, I/O failed, nothing kept" \
+	t_delete_under_io
 tap_done
