@@ -191,7 +191,8 @@ t_ulp_clean() {
 
 # NFSv4.2 over RDMA: host b mounts with proto=rdma, writes files
 # (O_DIRECT, read back through the mount) and their checksums, unmounts;
-# host a checks its copies against those and stops knfsd.
+# host a checks its copies against those (t_nfs_check), and after the
+# last client stops knfsd.
 t_nfs_io() {
 	local n
 	[ "$HOST" = a ] && return 0
@@ -203,7 +204,8 @@ t_nfs_io() {
 	for n in small mid big; do rm -f "$RUE_OUT/nfs.$n"; done
 }
 
-# t_nfs_check [stop]: and then stop knfsd
+# t_nfs_check [stop]: host a's copies match the client's checksums;
+# then knfsd stops, if asked
 t_nfs_check() {
 	[ "$HOST" = a ] || return 0
 	(cd $ULP_SRV && sed 's/ nfs\./ /' SUMS | sha256sum -c) || return 1
