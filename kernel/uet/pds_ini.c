@@ -84,7 +84,7 @@ static u32 rue_pdc_hash(const struct rue_av *av)
  * (A QP at its own or its user's bound needs none: its PDCs' traffic or
  * closing kicks it, pdc_owner.c.)
  */
-#define RUE_PDC_RETRY	max(msecs_to_jiffies(20), 1UL)
+#define RUE_PDC_RETRY	msecs_to_jiffies(20)
 
 static void rue_pds_qp_retry(struct timer_list *t)
 {

@@ -629,9 +629,13 @@ out:
 }
 
 /*
- * Every RUE_PDC_IDLE / 2: close the target PDCs idle for RUE_PDC_IDLE,
- * and ask the initiators of those idle for half of it to close, once
- * per quiet spell (close_req_rx; traffic after it makes a new one).
+ * Every RUE_PDC_IDLE / 2: ask the initiators of the target PDCs idle for
+ * half of RUE_PDC_IDLE to close, once per quiet spell (close_req_rx;
+ * traffic after it makes a new one), and close those idle for all of it
+ * that were asked.  A late tick (a delayed work is only ever late) can
+ * find a PDC already past RUE_PDC_IDLE that the tick before found short
+ * of half of it: it is asked now and closed on the next tick, never
+ * closed unasked.
  */
 static void rue_pds_reap(struct work_struct *work)
 {
@@ -652,11 +656,14 @@ static void rue_pds_reap(struct work_struct *work)
 	spin_lock_bh(&u->lock);
 	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
 		rx = READ_ONCE(pdc->last_rx);
-		if (time_after(jiffies, rx + RUE_PDC_IDLE)) {
+		if (!time_after(jiffies, rx + RUE_PDC_IDLE / 2))
+			continue;
+		if (pdc->close_req_rx == rx) {
+			if (!time_after(jiffies, rx + RUE_PDC_IDLE))
+				continue;
 			rue_pdc_tgt_unlink(u, pdc);
 			list_add(&pdc->gc_node, &idle);
-		} else if (time_after(jiffies, rx + RUE_PDC_IDLE / 2) &&
-			   pdc->close_req_rx != rx) {
+		} else {
 			pdc->close_req_rx = rx;
 			refcount_inc(&pdc->ref);
 			list_add(&pdc->gc_node, &ask);
