@@ -55,11 +55,14 @@ ulp_nvme_connect() {
 }
 
 # ulp_nvme_roundtrip BS COUNT SEEK: write random blocks with O_DIRECT,
-# read them back, compare
+# read them back, compare.  Never to a file of the device's name: were
+# the device gone, dd would make one in devtmpfs and read it back.
 ulp_nvme_roundtrip() {
 	local bs=$1 count=$2 seek=$3 f=$RUE_OUT/nvme.$$ rc
 	head -c $((bs * count)) /dev/urandom >"$f.w" || return 1
-	dd if="$f.w" of="$NVME_DEV" bs="$bs" seek="$seek" oflag=direct status=none &&
+	[ -b "$NVME_DEV" ] || { echo "$NVME_DEV is not a block device"; return 1; }
+	dd if="$f.w" of="$NVME_DEV" bs="$bs" seek="$seek" oflag=direct conv=nocreat \
+		status=none &&
 	dd if="$NVME_DEV" of="$f.r" bs="$bs" skip="$seek" count="$count" iflag=direct \
 		status=none &&
 	cmp "$f.w" "$f.r"

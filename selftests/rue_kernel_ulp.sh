@@ -10,8 +10,9 @@
 # must leave nothing behind.  Then the same with nvmet-rdma's use_srq:
 # the target's queues share SRQs that it fills with ib_post_srq_recv().
 # NFSv4.2 over RDMA between two namespaces (below) follows, with the
-# server's rue link deleted and added back under writes.  Last, the rue
-# link is deleted under NVMe/RDMA I/O.
+# server's rue link, then the client's, deleted and added back under
+# writes.  Then the NVMe/RDMA link is deleted under I/O, and last rue
+# is unloaded (every device at once) and loaded again under NFS writes.
 #
 # NVMe/RDMA runs on one device here: nvme-rdma and nvmet-rdma create
 # their rdma_cm IDs in the initial network namespace only, so no
@@ -117,27 +118,111 @@ t_nfs_io() {
 	done
 }
 
-# The server's rue link deleted and added back under NFS writes, as a
-# server's device can go and return: svcrdma drops its connections with
-# the device, the client (a hard mount) reconnects to the new one, and
-# every file written arrives whole.
-t_nfs_relink() {
-	local i pid
-	(for i in $(seq 1 20); do
-		head -c 524288 /dev/urandom >"$RUE_OUT/relink.$i" &&
-		cp "$RUE_OUT/relink.$i" "$ULP_MNT/relink.$i" || exit 1
-	done; sync) &
+# nfs_under_writes TAG LOST CMD...: CMD (devices going and coming back)
+# while files are written through the mount and each synced, one after
+# another until told to stop: the devices go under writes however fast
+# they are, and three more files follow their return.  The hard mount
+# outlives its transport: xprtrdma and svcrdma let the device go, the
+# client reconnects through the new one, and every file written arrives
+# whole.  LOST "none": no write may fail; "some": writes may fail (the
+# failures are printed), but only with an error.
+nfs_under_writes() {
+	local tag=$1 lost=$2 f=$RUE_OUT/$1 i n pid
+	shift 2
+	rm -f "$f".*
+	(i=0; until [ -e "$f.stop" ]; do
+		i=$((i + 1))
+		head -c 524288 /dev/urandom >"$f.$i" || exit 1
+		if cp "$f.$i" "$ULP_MNT/$tag.$i" 2>>"$f.err" &&
+		   sync "$ULP_MNT/$tag.$i" 2>>"$f.err"; then
+			echo "$i" >>"$f.ok"
+		else
+			echo "$i" >>"$f.failed"
+			rm -f "$f.$i"
+			sleep 0.2
+		fi
+	done) &
 	pid=$!
 	defer "kill $pid"
-	busywait 30000 test -s "$ULP_SRV/relink.2" || { echo "no file arrived"; return 1; }
-	timeout 30 rdma link del rn0 || { echo "rdma link del rn0 failed or hung"; return 1; }
-	rdma link add rn0 type rue netdev n0 && wait_gids rn0 10.12.0.1 "" || return 1
-	busywait 120000 eval '! running $pid' || { echo "writer still running"; return 1; }
-	wait $pid || { echo "a write failed"; return 1; }
-	for i in $(seq 1 20); do
-		cmp "$RUE_OUT/relink.$i" "$ULP_SRV/relink.$i" || return 1
-		rm -f "$RUE_OUT/relink.$i"
+	busywait 30000 test -s "$ULP_SRV/$tag.2" || { echo "no file arrived"; return 1; }
+	"$@" || return 1
+	n=$(wc -l <"$f.ok")
+	busywait 120000 eval '[ "$(wc -l <"$f.ok")" -ge $((n + 3)) ]' ||
+		{ echo "the writes did not go on ($n written)"; return 1; }
+	touch "$f.stop"
+	busywait 60000 eval '! running $pid' || { echo "writer still running"; return 1; }
+	wait $pid || { echo "the writer failed"; return 1; }
+	echo "$(wc -l <"$f.ok") files written, $n before the return;" \
+	     "failed: $(cat "$f.failed" 2>/dev/null | tr '\n' ' ')"
+	cat "$f.err" 2>/dev/null
+	[ "$lost" = some ] || [ ! -e "$f.failed" ] || return 1
+	while read -r i; do
+		cmp "$f.$i" "$ULP_SRV/$tag.$i" || return 1
+	done <"$f.ok"
+	rm -f "$f".* "$ULP_MNT/$tag".*
+}
+
+# relink NS LINK NETDEV ADDR: LINK (on NETDEV with ADDR, in NS, "-" ours)
+# deleted and added back
+relink() {
+	timeout 30 rdma link del "$2" || { echo "rdma link del $2 failed or hung"; return 1; }
+	relink_add "$@"
+}
+
+# rmmod_stuck PID: where rmmod and the tasks it waits for sleep
+rmmod_stuck() {
+	local p
+	echo "rmmod rue still running after 120 s"
+	for p in $1 $(ps -eo pid=,stat= | awk '$2 ~ /D/ { print $1 }'); do
+		echo "$p $(tr '\0' ' ' </proc/$p/cmdline) $(cat /proc/$p/comm):"
+		cat /proc/$p/stack
 	done
+}
+
+relink_add() {
+	in_ns "$1" rdma link add "$2" type rue netdev "$3" && wait_gids "$2" "$4" ""
+}
+
+# rue unloaded (both NFS devices go in one ib_unregister_driver(), the
+# clients of each removed while the ULPs hold QPs, MRs and CQs on them),
+# loaded again, and both links added back.  The unload may wait for
+# xprtrdma's connect: the server's device goes first, the client
+# reconnects on its own, and rpcrdma's removal of that one waits for the
+# transport, whose connect waits for the CM's REQ to time out (rdma_cm's
+# CMA_CM_RESPONSE_TIMEOUT and CMA_MAX_CM_RETRIES: 16 tries of about
+# 4.8 s on RoCE), rdma_cm's own DEVICE_REMOVAL coming only after
+# rpcrdma's removal returns.  No signal to rmmod: one sent while it
+# waits kills it after the unload, which then looks failed.
+unload_rue() {
+	local pid t=$SECONDS
+	rmmod rue &
+	pid=$!
+	busywait 120000 eval '! running $pid' || { rmmod_stuck $pid; return 1; }
+	wait $pid || { echo "rmmod rue failed"; return 1; }
+	echo "rmmod took $((SECONDS - t)) s"
+	modprobe rue && relink_add - rn0 n0 10.12.0.1 && relink_add "$B" rn1 n1 10.12.0.2
+}
+
+# The server's device goes and returns: svcrdma drops its connections
+# with it.
+t_nfs_relink() {
+	nfs_under_writes srv none relink - rn0 n0 10.12.0.1
+}
+
+# The client's: xprtrdma's device removal closes the transport under
+# RPCs in flight, which it sends again on the new device.
+t_nfs_client_relink() {
+	nfs_under_writes cli none relink "$B" rn1 n1 10.12.0.2
+}
+
+# Both, and the module with them.  Writes may fail here: the devices go
+# one after the other, and the client's going while xprtrdma reconnects
+# to the server's (gone first) ends the connect with ENODEV
+# (rpcrdma_cm_event_handler(), DEVICE_REMOVAL), which the RPC client
+# takes as fatal (call_connect_status()) and fails the RPCs waiting for
+# it; with any RDMA device.
+t_nfs_unload() {
+	nfs_under_writes unload some unload_rue
 }
 
 # umount and nfsd stopped: no RC QP left on either rue device
@@ -150,23 +235,27 @@ t_nfs_teardown() {
 # ULP (rdma link delete, its netdev removed): nvme-rdma's client removal
 # deletes the controller, the I/O in flight fails rather than hangs, and
 # nvme-rdma then unloads (nothing of the device was kept).  Both ends are
-# on rk0, so the target loses its queues in the same removal.
+# on rk0, so the target loses its queues in the same removal.  The I/O
+# loops end with the block device: a dd started after it went would
+# write a regular file of its name in devtmpfs (which takes O_DIRECT
+# since 6.6) and go on for ever.
 t_delete_under_io() {
 	local n
 	ulp_nvme_connect 10.10.0.1 || return 1
 	n=$(basename "$NVME_DEV"); n=${n%n1}
-	(while dd if=/dev/urandom of="$NVME_DEV" bs=65536 count=64 oflag=direct \
-		status=none; do :; done) 2>"$RUE_OUT/ulp.writer" &
+	(while [ -b "$NVME_DEV" ] && dd if=/dev/urandom of="$NVME_DEV" bs=65536 \
+		count=64 oflag=direct conv=nocreat status=none; do :; done) \
+		2>"$RUE_OUT/ulp.writer" &
 	io_pids=($!)
-	(while dd if="$NVME_DEV" of=/dev/null bs=1M count=8 iflag=direct \
-		status=none; do :; done) 2>"$RUE_OUT/ulp.reader" &
+	(while [ -b "$NVME_DEV" ] && dd if="$NVME_DEV" of=/dev/null bs=1M count=8 \
+		iflag=direct status=none; do :; done) 2>"$RUE_OUT/ulp.reader" &
 	io_pids+=($!)
 	defer "kill ${io_pids[*]}"
 	busywait 10000 io_moving || { echo "no I/O on rk0"; return 1; }
 	timeout 30 rdma link del rk0 || { echo "rdma link del rk0 failed or hung"; return 1; }
 	busywait 30000 bash -c "! [ -e /sys/class/nvme/$n ]" ||
 		{ echo "controller $n left"; return 1; }
-	busywait 30000 io_ended || { echo "I/O still running"; ps -o pid,stat,wchan:32,args; return 1; }
+	busywait 30000 io_ended || { io_stuck; return 1; }
 	echo "writer: $(tail -n 1 "$RUE_OUT/ulp.writer"); reader: $(tail -n 1 "$RUE_OUT/ulp.reader")"
 	rmmod nvme-rdma
 }
@@ -177,6 +266,19 @@ io_moving() {
 	t0=$(rue_stat rk0 tx_packets)
 	sleep 0.3
 	[ "$(rue_stat rk0 tx_packets)" -gt "${t0:-0}" ]
+}
+
+# what the I/O still running waits for, last in the output (a failure
+# shows its last lines)
+io_stuck() {
+	local p
+	echo "I/O still running"
+	ls /sys/class/nvme /sys/block 2>&1 | tr '\n' ' '
+	echo
+	for p in $(pgrep -x dd); do
+		echo "dd $p $(cat /proc/$p/wchan): $(tr '\0' ' ' </proc/$p/cmdline)"
+		cat /proc/$p/stack 2>/dev/null | head -n 8
+	done
 }
 
 io_ended() {
@@ -204,7 +306,10 @@ run_test "NFSv4.2 client in namespace B mounts over RDMA" t_nfs_mount
 run_test "files written over NFS/RDMA are the server's and read back identical" t_nfs_io
 run_test "the server's rue link deleted and added back under NFS writes: every file arrives" \
 	t_nfs_relink
-run_test "umount and stopping nfsd release every RC QP" t_nfs_teardown
+run_test "the client's rue link deleted and added back under NFS writes: every file arrives" \
+	t_nfs_client_relink
 run_test "rue link deleted under NVMe/RDMA I/O: controller removed, I/O failed, nothing kept" \
 	t_delete_under_io
+run_test "rue unloaded and loaded again under NFS writes: every file written arrives" t_nfs_unload
+run_test "umount and stopping nfsd release every RC QP" t_nfs_teardown
 tap_done
