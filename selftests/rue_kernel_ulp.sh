@@ -169,14 +169,13 @@ relink() {
 	relink_add "$@"
 }
 
-# rmmod_stuck PID: where rmmod and the tasks it waits for sleep
-rmmod_stuck() {
+# task_stacks PID...: what each task is and where it sleeps
+task_stacks() {
 	local p
-	echo "rmmod rue still running after 120 s"
-	for p in $1 $(ps -eo pid=,stat= | awk '$2 ~ /D/ { print $1 }'); do
-		echo "$p $(tr '\0' ' ' </proc/$p/cmdline) $(cat /proc/$p/comm):"
-		cat /proc/$p/stack
-	done
+	for p; do
+		echo "$p $(cat /proc/$p/comm) $(cat /proc/$p/wchan): $(tr '\0' ' ' </proc/$p/cmdline)"
+		head -n 12 /proc/$p/stack
+	done 2>/dev/null
 }
 
 relink_add() {
@@ -185,19 +184,21 @@ relink_add() {
 
 # rue unloaded (both NFS devices go in one ib_unregister_driver(), the
 # clients of each removed while the ULPs hold QPs, MRs and CQs on them),
-# loaded again, and both links added back.  The unload may wait for
-# xprtrdma's connect: the server's device goes first, the client
-# reconnects on its own, and rpcrdma's removal of that one waits for the
-# transport, whose connect waits for the CM's REQ to time out (rdma_cm's
-# CMA_CM_RESPONSE_TIMEOUT and CMA_MAX_CM_RETRIES: 16 tries of about
-# 4.8 s on RoCE), rdma_cm's own DEVICE_REMOVAL coming only after
-# rpcrdma's removal returns.  No signal to rmmod: one sent while it
-# waits kills it after the unload, which then looks failed.
+# loaded again, and both links added back.  No signal to rmmod: one sent
+# while it waits kills it after the unload, which then looks failed.
+# Once on 6.12 the unload took more than 60 s; a guess, unconfirmed:
+# rpcrdma's removal of the client's device waiting for a reconnect whose
+# CM REQ retries end after about 77 s.  If it happens again the stacks
+# of rmmod and of every task in D state say where it waited.
 unload_rue() {
 	local pid t=$SECONDS
 	rmmod rue &
 	pid=$!
-	busywait 120000 eval '! running $pid' || { rmmod_stuck $pid; return 1; }
+	busywait 60000 eval '! running $pid' || {
+		echo "rmmod rue still running after 60 s"
+		task_stacks $pid $(ps -eo pid=,stat= | awk '$2 ~ /D/ { print $1 }')
+		return 1
+	}
 	wait $pid || { echo "rmmod rue failed"; return 1; }
 	echo "rmmod took $((SECONDS - t)) s"
 	modprobe rue && relink_add - rn0 n0 10.12.0.1 && relink_add "$B" rn1 n1 10.12.0.2
@@ -271,14 +272,10 @@ io_moving() {
 # what the I/O still running waits for, last in the output (a failure
 # shows its last lines)
 io_stuck() {
-	local p
 	echo "I/O still running"
 	ls /sys/class/nvme /sys/block 2>&1 | tr '\n' ' '
 	echo
-	for p in $(pgrep -x dd); do
-		echo "dd $p $(cat /proc/$p/wchan): $(tr '\0' ' ' </proc/$p/cmdline)"
-		cat /proc/$p/stack 2>/dev/null | head -n 8
-	done
+	task_stacks $(pgrep -x dd) "${io_pids[@]}"
 }
 
 io_ended() {
