@@ -253,6 +253,12 @@ t_close_asked() {
 	uet_count_is pdc_close_asked 2
 }
 
+# HostileUet.InitiatorClearsWhenAsked: its target asked twice (an ACK's
+# REQ field, a CTRL CLEAR_REQ); device A's initiator sent two CLEARs.
+t_clears_sent() {
+	uet_count_is clears_sent 2
+}
+
 tap_init
 run_test "setup" t_setup
 if [ "$_tap_pass" = 1 ]; then
@@ -263,6 +269,7 @@ if [ "$_tap_pass" = 1 ]; then
 	run_test "UET: reserved NACK codes counted in nacks_ignored" t_nacks_ignored
 	run_test "UET: an RTO answered sooner than the base RTT was undone (rto_undone)" t_rto_undone
 	run_test "UET: a target's requests to close counted in pdc_close_asked" t_close_asked
+	run_test "UET: a target's requests to clear answered, counted in clears_sent" t_clears_sent
 	run_test "netlink: another namespace's devices are not seen" t_nl_netns_scope
 	run_test "netlink: root of a user namespace changes nothing" t_nl_userns_changes_nothing
 	run_test "netlink: an unprivileged user reads settings, not QPs or PDCs" t_nl_unprivileged

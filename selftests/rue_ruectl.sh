@@ -74,7 +74,7 @@ rto_retransmits tlp_probes_sent tlp_probes_rcvd tlp_retransmits rto_undone ses_e
 ses_errors_rcvd rnr_nacks cwnd_decreases
 cwnd_increases ecn_marked_rcvd syn_refused pdc_evicted pdc_superseded pdc_recycled
 uud_sent uud_delivered uud_dropped pdc_close_asked pdc_close_reqs_sent
-pdc_user_waits pdc_alloc_retries"
+pdc_user_waits pdc_alloc_retries ack_reqs_rcvd clears_rcvd clears_sent"
 
 # Before any UET traffic: every counter there, once, at 0, in text and in
 # JSON, for one device and in the dump of every device.

@@ -125,6 +125,13 @@ struct rue_pdc {
 	bool nak_valid;			/* ROD: NACKed the hole at nak_psn */
 	u32 nak_psn;
 	DECLARE_BITMAP(rx_bits, RUE_PDC_WIN);	/* PSN % WIN, ahead of rx_next */
+	/*
+	 * PSN % (2 * WIN): the packet taken there was a READ, whose ACK
+	 * carried data the target does not keep (an ACK_REQ naming it is
+	 * told so).  Each PSN within WIN of rx_next, behind or ahead, has
+	 * a slot of its own.
+	 */
+	DECLARE_BITMAP(rx_reads, 2 * RUE_PDC_WIN);
 };
 
 /* Send @tx again: RUE_RETX_FAST (a NACK, a SACK hole), _RTO or _TLP. */

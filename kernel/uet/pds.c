@@ -361,7 +361,12 @@ void rue_pds_req_fill(const struct rue_pdc *pdc, struct rue_pds_req *h,
 						  RUE_PDS_RUD_REQ;
 	u8 flags = (ar ? RUE_PDS_REQ_AR : 0) | (retx ? RUE_PDS_REQ_RETX : 0);
 
-	h->clear_psn_offset = 0;
+	/*
+	 * CLEAR_PSN = psn + clear_psn_offset (3.5.11.4.4): every answer up
+	 * to it is in, so a target that keeps answers may free them.  Never
+	 * positive; una_psn - 1 at most RUE_PDC_WIN behind any PSN sent.
+	 */
+	h->clear_psn_offset = cpu_to_be16((u16)(pdc->una_psn - 1 - psn));
 	h->psn = cpu_to_be32(psn);
 	h->spdcid = cpu_to_be16(pdc->lid);
 	if (pdc->syn) {
@@ -513,8 +518,9 @@ void rue_pds_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx)
 		rue_pds_uud_rcv(rdev, rx);
 		break;
 	case RUE_PDS_CTRL:
-		/* the one CTRL type a target sends an initiator */
-		if (rue_pds_next(h->prologue) == RUE_PDS_CTL_CLOSE_REQ)
+		/* the CTRL types a target sends an initiator */
+		if (rue_pds_next(h->prologue) == RUE_PDS_CTL_CLOSE_REQ ||
+		    rue_pds_next(h->prologue) == RUE_PDS_CTL_CLEAR_REQ)
 			rue_pds_ack_rcv(rdev, rx, type);
 		else
 			rue_pds_tgt_rcv_ctrl(rdev, rx);

@@ -100,20 +100,20 @@ static void rue_pdc_tlp_answer(struct rue_pdc *pdc, u32 cack,
 }
 
 /*
- * An ACK, ACK_CC, NACK or CLOSE_REQ, pulled: what an initiator PDC is
- * told.
+ * An ACK, ACK_CC, NACK, CLOSE_REQ or CLEAR_REQ, pulled: what an
+ * initiator PDC is told.
  */
 struct rue_pds_ackp {
 	const struct rue_pds_ack *a;		/* ACK, ACK_CC */
 	const struct rue_pds_ack_cc *cc;	/* ACK_CC */
 	const struct rue_pds_nack *n;		/* NACK */
-	const struct rue_pds_ctrl *c;		/* CTRL CLOSE_REQ */
+	const struct rue_pds_ctrl *c;		/* CTRL CLOSE_REQ, CLEAR_REQ */
 	struct rue_pds_rsp r;			/* the SES response it carries */
 };
 
 /*
- * Pull an ACK, ACK_CC, NACK or CLOSE_REQ and the SES response after an
- * ACK; false: short.
+ * Pull an ACK, ACK_CC, NACK, CLOSE_REQ or CLEAR_REQ and the SES response
+ * after an ACK; false: short.
  */
 static bool rue_pds_ack_parse(struct sk_buff *skb, u8 type,
 			      struct rue_pds_ackp *p)
@@ -312,9 +312,10 @@ static void rue_pdc_rud_holes(struct rue_pdc *pdc)
 /*
  * An ACK or ACK_CC for an initiator PDC; req.lock held.  In this order:
  * the SES response it carries, what arrived, the timers, a PROBE's
- * answer, congestion control, RUD's holes.
+ * answer, congestion control, RUD's holes.  Whether it was taken (not
+ * dropped).
  */
-static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
+static bool rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 {
 	const struct rue_pds_ack *a = p->a;
 	u32 cack = be32_to_cpu(a->cack_psn);
@@ -328,7 +329,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 	/* everything up to cack arrived; nothing beyond next_psn exists */
 	if (!rue_psn_in(cack, pdc->una_psn - 1, pdc->next_psn)) {
 		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
-		return;
+		return false;
 	}
 	if (pdc->syn) {
 		pdc->rid = be16_to_cpu(a->spdcid);
@@ -359,6 +360,7 @@ static void rue_pdc_ini_ack(struct rue_pdc *pdc, const struct rue_pds_ackp *p)
 	if ((rue_pds_flags(a->prologue) & RUE_PDS_ACK_REQ_MASK) ==
 	    RUE_PDS_ACK_REQ_CLOSE)
 		rue_pdc_close_ask(pdc);
+	return true;
 }
 
 /*
@@ -480,16 +482,27 @@ static void rue_pdc_ini_nack(struct rue_pdc *pdc, const struct rue_pds_nack *n)
 	}
 }
 
+/* Whether the target asks for a CLEAR (CLEAR_REQ, or an ACK's REQ). */
+static bool rue_pds_clear_asked(const struct rue_pds_ackp *p)
+{
+	if (p->c)
+		return rue_pds_next(p->c->prologue) == RUE_PDS_CTL_CLEAR_REQ;
+	return p->a && (rue_pds_flags(p->a->prologue) &
+			RUE_PDS_ACK_REQ_MASK) == RUE_PDS_ACK_REQ_CLEAR;
+}
+
 /**
- * rue_pds_ack_rcv() - an ACK, ACK_CC, NACK or CLOSE_REQ, for an initiator PDC
+ * rue_pds_ack_rcv() - an ACK, ACK_CC, NACK, CLOSE_REQ or CLEAR_REQ, for an
+ * initiator PDC
  * @rdev: the device
  * @rx: the packet, data at the PDS header
- * @type: RUE_PDS_ACK, _ACK_CC, _NACK, or _CTRL for a CLOSE_REQ
+ * @type: RUE_PDS_ACK, _ACK_CC, _NACK, or _CTRL for a CLOSE_REQ or CLEAR_REQ
  *
  * Bottom halves disabled, under rcu_read_lock().
  */
 void rue_pds_ack_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type)
 {
+	struct sk_buff *clear = NULL;
 	struct rue_pds_ackp p;
 	struct rue_pdc *pdc;
 	struct rue_qp *qp;
@@ -509,16 +522,22 @@ void rue_pds_ack_rcv(struct rue_dev *rdev, struct rue_uet_rx *rx, u8 type)
 	}
 	spin_lock_bh(&qp->req.lock);
 	if (!pdc->dead) {
-		if (p.c)
+		bool took = true;
+
+		if (p.c && !rue_pds_clear_asked(&p))
 			rue_pdc_close_ask(pdc);
 		else if (p.n)
 			rue_pdc_ini_nack(pdc, p.n);
-		else
-			rue_pdc_ini_ack(pdc, &p);
+		else if (!p.c)
+			took = rue_pdc_ini_ack(pdc, &p);
 		if (pdc->closing && pdc->una_psn == pdc->next_psn)
 			rue_pdc_ini_drop(pdc);
+		if (took && !pdc->dead && rue_pds_clear_asked(&p))
+			clear = rue_pds_clear_pkt(pdc);
 	}
 	spin_unlock_bh(&qp->req.lock);
+	if (clear)
+		rue_pds_send_one(clear);
 	rue_pdc_put(pdc);
 	/*
 	 * The engine runs from the workqueue, not from this softirq as RC's

@@ -601,6 +601,42 @@ static struct sk_buff *rue_pds_probe_pkt(struct rue_pdc *pdc)
 	return skb;
 }
 
+/**
+ * rue_pds_clear_pkt() - the CLEAR an initiator PDC's target asked for
+ * @pdc: the PDC, qp->req.lock held
+ *
+ * Asked by a CTRL CLEAR_REQ or an ACK whose REQ field says clear (UE
+ * 1.0.1 3.5.16): a target may keep answers (a READ's data) until the
+ * initiator says it has them.  CLEAR takes no PSN and asks for no ACK;
+ * its payload is the CLEAR_PSN, the newest PSN with every answer up to
+ * it in (una_psn - 1: a READ stays unacknowledged until its data
+ * comes), as each request's clear_psn_offset says too.  One per asking:
+ * a lost one is made good by the next request or the next asking.
+ *
+ * Return: the packet, prepared (rue_pds_send_one() once the lock is
+ * dropped), or NULL (the target's PDCID not known yet, or no memory).
+ */
+struct sk_buff *rue_pds_clear_pkt(struct rue_pdc *pdc)
+{
+	struct rue_pds_ctrl *c;
+	struct sk_buff *skb;
+	u8 flags = pdc->mode == RUE_UET_MODE_ROD ? RUE_PDS_CTRL_ISROD : 0;
+
+	if (pdc->syn)
+		return NULL;
+	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	c = skb_put_zero(skb, sizeof(*c));
+	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_CLEAR, flags);
+	c->spdcid = cpu_to_be16(pdc->lid);
+	c->dpdcid = cpu_to_be16(pdc->rid);
+	c->payload = cpu_to_be32(pdc->una_psn - 1);
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CLEARS_SENT);
+	rue_pds_prepare(skb, pdc, pdc->una_psn);
+	return skb;
+}
+
 /* The end of a PDC timer: unlock, send @skb (if any), kick, put @qp. */
 static void rue_pdc_timer_end(struct rue_qp *qp, struct sk_buff *skb,
 			      bool kick)

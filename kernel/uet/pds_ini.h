@@ -32,6 +32,7 @@ void rue_pds_qp_drop(struct rue_qp *qp);
 void rue_pdc_arm(struct rue_pdc *pdc);
 void rue_pdc_arm_idle(struct rue_pdc *pdc);
 void rue_pdc_close_ask(struct rue_pdc *pdc);
+struct sk_buff *rue_pds_clear_pkt(struct rue_pdc *pdc);
 void rue_pdc_tlp_kick(struct rue_pdc *pdc, u64 now);
 u32 rue_pdc_rtt(struct rue_pdc *pdc, const struct rue_pds_tx *tx);
 void rue_pdc_fail(struct rue_pdc *pdc, u8 status);

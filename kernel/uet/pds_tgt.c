@@ -22,7 +22,10 @@
  * and an ACK goes out at 16 KiB, on AR, on an ECN mark, on anything out
  * of order, a duplicate, a SYN, an error or a READ, whose response and
  * data ride in the ACK.  ROD takes the next PSN only and NACKs a hole
- * once.  The PDC goes when the CLOSE arrives in order, or after
+ * once.  Of the other CTRL packets (3.5.16) a NOOP takes a PSN as a
+ * request does, an ACK_REQ is answered from what the window knows, a
+ * CLEAR has nothing to free, the types rue lacks get NACK UNEXP_EVENT.
+ * The PDC goes when the CLOSE arrives in order, or after
  * RUE_PDC_IDLE without traffic (the reaper: the initiator went away).
  * Half-way there the reaper asks the initiator to close with a CTRL
  * CLOSE_REQ (UE 1.0.1 3.5.8: the target may ask, only the initiator
@@ -374,7 +377,7 @@ static void rue_pds_nack_send(struct rue_dev *rdev, const struct rue_uet_rx *rx,
 }
 
 /* ------------------------------------------------------------------ */
-/* Requests, CLOSE and PROBE                                           */
+/* Requests and CTRL packets                                           */
 
 /*
  * Whether a request or CLOSE @d past rx_next is new and within what a
@@ -416,14 +419,17 @@ static bool rue_pdc_tgt_admit(struct rue_pdc *pdc, const struct rue_uet_rx *rx,
 }
 
 /*
- * @psn (@d past rx_next, @paylen bytes) arrived: rx_next moves past what
- * is in order, and ACK coalescing counts it.  Whether an ACK is due now.
+ * @psn (@d past rx_next, @paylen bytes, a READ if @read) arrived: rx_next
+ * moves past what is in order, and ACK coalescing counts it.  Whether an
+ * ACK is due now.
  */
-static bool rue_pdc_tgt_track(struct rue_pdc *pdc, u32 psn, s32 d, u32 paylen)
+static bool rue_pdc_tgt_track(struct rue_pdc *pdc, u32 psn, s32 d, u32 paylen,
+			      bool read)
 {
 	bool ack = false;
 
 	__set_bit(psn % RUE_PDC_WIN, pdc->rx_bits);
+	__assign_bit(psn % (2 * RUE_PDC_WIN), pdc->rx_reads, read);
 	pdc->rcvd_bytes += paylen;
 	if (d > 0) {
 		pdc->ooo++;
@@ -437,12 +443,19 @@ static bool rue_pdc_tgt_track(struct rue_pdc *pdc, u32 psn, s32 d, u32 paylen)
 	return ack || pdc->ack_bytes >= RUE_ACK_TRIGGER;
 }
 
+/* What takes a PSN of a target PDC (rue_pdc_tgt_rcv()). */
+enum rue_tgt_pkt {
+	RUE_TGT_REQ,		/* a request, for SES */
+	RUE_TGT_CLOSE,		/* CTRL CLOSE: the last PSN */
+	RUE_TGT_NOOP,		/* CTRL NOOP: a PSN and nothing else */
+};
+
 /*
- * A request or CLOSE for a target PDC: track its PSN, deliver it once,
- * acknowledge.  pdc->lock held.
+ * A request, CLOSE or NOOP (@kind) for a target PDC: track its PSN,
+ * deliver it once, acknowledge.  pdc->lock held.
  */
 static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
-			    u32 psn, u8 flags, bool close)
+			    u32 psn, u8 flags, enum rue_tgt_pkt kind)
 {
 	s32 d = psn - pdc->rx_next;
 	const struct rue_ses_rsp *rsp = NULL;
@@ -452,14 +465,16 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 	int ret;
 
 	/* a READ is answered, with its data, every time it comes */
-	if (!close && (rx->ses->opcode & 0x3f) == RUE_SES_READ)
+	if (kind == RUE_TGT_REQ && (rx->ses->opcode & 0x3f) == RUE_SES_READ)
 		read = rx;
 	WRITE_ONCE(pdc->last_rx, jiffies);
 	if (!rue_pdc_tgt_admit(pdc, rx, psn, d, read))
 		return;
-	if (close) {
+	if (kind == RUE_TGT_CLOSE) {
 		if (d > 0)
 			return;	/* requests before it are missing */
+	} else if (kind == RUE_TGT_NOOP) {
+		/* nothing for SES: the PSN is all it has */
 	} else if (read) {
 		ack = true;	/* the response is the ACK */
 	} else {
@@ -478,9 +493,9 @@ static void rue_pdc_tgt_rcv(struct rue_pdc *pdc, struct rue_uet_rx *rx,
 			WRITE_ONCE(pdc->proven, true);
 		}
 	}
-	if (rue_pdc_tgt_track(pdc, psn, d, rx->paylen))
+	if (rue_pdc_tgt_track(pdc, psn, d, rx->paylen, read))
 		ack = true;
-	if (ack || rx->ce || close)
+	if (ack || rx->ce || kind == RUE_TGT_CLOSE)
 		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, rsp, read, NULL);
 }
 
@@ -536,16 +551,97 @@ void rue_pds_tgt_rcv_req(struct rue_dev *rdev, struct rue_uet_rx *rx)
 		rue_pds_nack_send(rdev, rx, pdc, psn,
 				  RUE_NACK_PDC_MODE_MISMATCH);
 	} else {
-		rue_pdc_tgt_rcv(pdc, rx, psn, flags, false);
+		rue_pdc_tgt_rcv(pdc, rx, psn, flags, RUE_TGT_REQ);
 	}
 	spin_unlock_bh(&pdc->lock);
 	rue_pdc_put(pdc);
 }
 
+/*
+ * A CTRL ACK_REQ (UE 1.0.1 3.5.16): no PSN of its own; it names @psn, a
+ * request the initiator sent and has no answer for, and asks for that
+ * answer again.  Received: its ACK again; a READ's, though, carried data
+ * the target does not keep, so NACK ACK_WITH_DATA (the initiator sends
+ * the READ again, which is read again).  Not received: NACK PKT_NOT_RCVD
+ * (the initiator sends it again).  A PSN the target cannot tell about
+ * (RUE_PDC_WIN or more from rx_next, or before the PDC's start) is
+ * dropped.  pdc->lock held.
+ */
+static void rue_pdc_tgt_ack_req(struct rue_pdc *pdc, struct rue_uet_rx *rx,
+				u32 psn)
+{
+	s32 d = psn - pdc->rx_next;
+
+	if (d >= RUE_PDC_WIN || d < -RUE_PDC_WIN ||
+	    (s32)(psn - pdc->start_psn) < 0) {
+		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
+		return;
+	}
+	WRITE_ONCE(pdc->last_rx, jiffies);
+	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_ACK_REQS_RCVD);
+	if (d >= 0 && !test_bit(psn % RUE_PDC_WIN, pdc->rx_bits))
+		rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
+				  RUE_NACK_PKT_NOT_RCVD);
+	else if (test_bit(psn % (2 * RUE_PDC_WIN), pdc->rx_reads))
+		rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
+				  RUE_NACK_ACK_WITH_DATA);
+	else
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, NULL, NULL, NULL);
+}
+
+/*
+ * A CTRL packet of type @type for target PDC @pdc, alive; pdc->lock held.
+ * Whether it closed the PDC (the caller frees it).
+ */
+static bool rue_pdc_tgt_ctrl(struct rue_pdc *pdc, struct rue_uet_rx *rx,
+			     const struct rue_pds_ctrl *c, u8 type)
+{
+	u32 psn = be32_to_cpu(c->psn);
+	u8 flags = rue_pds_flags(c->prologue);
+
+	switch (type) {
+	case RUE_PDS_CTL_PROBE:
+		/* no PSN: answered at once, whatever it names */
+		WRITE_ONCE(pdc->last_rx, jiffies);
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_TLP_PROBES_RCVD);
+		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, NULL, NULL, c);
+		return false;
+	case RUE_PDS_CTL_CLOSE:
+		rue_pdc_tgt_rcv(pdc, rx, psn, flags, RUE_TGT_CLOSE);
+		return !pdc->dead && pdc->rx_next == psn + 1;
+	case RUE_PDS_CTL_NOOP:
+		rue_pdc_tgt_rcv(pdc, rx, psn, flags, RUE_TGT_NOOP);
+		return false;
+	case RUE_PDS_CTL_ACK_REQ:
+		rue_pdc_tgt_ack_req(pdc, rx, psn);
+		return false;
+	case RUE_PDS_CTL_CLEAR:
+		/*
+		 * The initiator has every answer up to the CLEAR_PSN of the
+		 * payload (3.5.16): a target that keeps answers frees them.
+		 * rue keeps none (a READ is read again), so nothing to do.
+		 */
+		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CLEARS_RCVD);
+		return false;
+	default:
+		/* CREDIT, CREDIT_REQ, NEGOTIATION, reserved: not rue's */
+		rue_stat_inc(pdc->rdev, RUE_STAT_UET_RX_DROPS);
+		rue_pds_nack_send(pdc->rdev, rx, pdc, psn,
+				  RUE_NACK_UNEXP_EVENT);
+		return false;
+	}
+}
+
 /**
- * rue_pds_tgt_rcv_ctrl() - a CTRL packet (CLOSE, PROBE), for a target PDC
+ * rue_pds_tgt_rcv_ctrl() - a CTRL packet for a target PDC
  * @rdev: the device
  * @rx: the packet, data at the PDS header
+ *
+ * A CTRL packet with SYN set would name its PDC by the initiator's
+ * address and PDCID, as a SYN request does; rue opens and finds target
+ * PDCs that way only for requests, and answers such a packet with NACK
+ * UNEXP_EVENT (rue's initiators send none: a PDC in SYN resends
+ * requests, it does not probe or close).
  *
  * Bottom halves disabled, under rcu_read_lock().
  */
@@ -554,7 +650,6 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	const struct rue_pds_ctrl *c;
 	struct rue_pdc *pdc;
 	bool closed = false;
-	u8 type;
 	u32 psn;
 
 	if (!rue_pds_pull(rx->skb, sizeof(*c))) {
@@ -563,9 +658,9 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	}
 	c = (const void *)rx->skb->data;
 	psn = be32_to_cpu(c->psn);
-	type = rue_pds_next(c->prologue);
-	if (type != RUE_PDS_CTL_CLOSE && type != RUE_PDS_CTL_PROBE) {
+	if (rue_pds_flags(c->prologue) & RUE_PDS_CTRL_SYN) {
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
+		rue_pds_nack_send(rdev, rx, NULL, psn, RUE_NACK_UNEXP_EVENT);
 		return;
 	}
 	pdc = rue_pdc_lookup(rdev, be16_to_cpu(c->dpdcid), RUE_PDC_TARGET, rx);
@@ -576,17 +671,11 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	}
 	rx->paylen = 0;
 	spin_lock_bh(&pdc->lock);
-	if (pdc->dead) {
+	if (pdc->dead)
 		rue_stat_inc(rdev, RUE_STAT_UET_RX_DROPS);
-	} else if (type == RUE_PDS_CTL_PROBE) {
-		/* no PSN: answered at once, whatever it names */
-		WRITE_ONCE(pdc->last_rx, jiffies);
-		rue_uet_stat_inc(rdev, RUE_USTAT_TLP_PROBES_RCVD);
-		rue_pdc_tgt_ack(pdc, psn, rx->ce, false, NULL, NULL, c);
-	} else {
-		rue_pdc_tgt_rcv(pdc, rx, psn, rue_pds_flags(c->prologue), true);
-		closed = !pdc->dead && pdc->rx_next == psn + 1;
-	}
+	else
+		closed = rue_pdc_tgt_ctrl(pdc, rx, c,
+					  rue_pds_next(c->prologue));
 	spin_unlock_bh(&pdc->lock);
 	if (closed)
 		rue_pdc_tgt_free(pdc);

@@ -91,8 +91,12 @@ enum rue_pds_next_hdr {
 #define RUE_PDS_CTRL_AR		0x08
 #define RUE_PDS_CTRL_SYN	0x04
 
-/* CTRL types, in the next_hdr position */
+/* CTRL types, in the next_hdr position (UE 1.0.1 3.5.16) */
 enum rue_pds_ctl_type {
+	RUE_PDS_CTL_NOOP = 0,		/* takes a PSN, ACKed as a request */
+	RUE_PDS_CTL_ACK_REQ = 1,	/* no PSN: names one sent, asks again */
+	RUE_PDS_CTL_CLEAR = 2,		/* no PSN: payload the CLEAR_PSN */
+	RUE_PDS_CTL_CLEAR_REQ = 3,	/* target to initiator: send CLEAR */
 	RUE_PDS_CTL_CLOSE = 4,
 	RUE_PDS_CTL_CLOSE_REQ = 5,
 	RUE_PDS_CTL_PROBE = 6,

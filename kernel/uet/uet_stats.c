@@ -51,6 +51,9 @@ static const char *const rue_uet_stat_names[] = {
 	[RUE_USTAT_PDC_CLOSE_REQS_SENT] = "pdc_close_reqs_sent",
 	[RUE_USTAT_PDC_USER_WAITS] = "pdc_user_waits",
 	[RUE_USTAT_PDC_ALLOC_RETRIES] = "pdc_alloc_retries",
+	[RUE_USTAT_ACK_REQS_RCVD] = "ack_reqs_rcvd",
+	[RUE_USTAT_CLEARS_RCVD] = "clears_rcvd",
+	[RUE_USTAT_CLEARS_SENT] = "clears_sent",
 };
 
 /*

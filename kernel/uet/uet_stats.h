@@ -148,6 +148,17 @@ enum rue_ustat {
 	 * again in 20 ms (pds_ini.c); once per try
 	 */
 	RUE_USTAT_PDC_ALLOC_RETRIES,
+	/* a target answered a CTRL ACK_REQ: an ACK, or NACK PKT_NOT_RCVD
+	 * or ACK_WITH_DATA (pds_tgt.c); one naming a PSN it cannot tell
+	 * about counts in uet_rx_drops instead
+	 */
+	RUE_USTAT_ACK_REQS_RCVD,
+	/* a target took a CTRL CLEAR: it keeps no answers, nothing to free */
+	RUE_USTAT_CLEARS_RCVD,
+	/* an initiator sent a CTRL CLEAR, asked by its target (a CTRL
+	 * CLEAR_REQ or an ACK whose REQ field says clear, pds_ack.c)
+	 */
+	RUE_USTAT_CLEARS_SENT,
 	RUE_NUSTATS
 };
 

@@ -4,7 +4,8 @@
 // SYNs from anyone cannot take the target PDCs a job member needs
 // (issue 15 item 7), the packets of one message agree on its length
 // (item 11e), a message that never completes gives its receive WQE back
-// (item 7), and an idle target asks for a close (issue 18).  The forged
+// (item 7), an idle target asks for a close, and the CTRL packets of
+// other implementations are answered as UE 1.0.1 says (issue 18).  The forged
 // initiator sends from device B's address with its own PDCIDs
 // (0xf100-0xf13f, 0xf200, 0xf201), by which answers to it are told
 // apart.  Device B receives them too and drops them, unless a random
@@ -186,19 +187,29 @@ bool IsAckWithRc(const UetAnswer& a, std::optional<uint8_t> rc) {
       milliseconds(3000));
 }
 
+// A CTRL packet of @type from the PDC @pdc towards the peer's @target
+// (UE 1.0.1 3.5.16), at @psn, with @flags and @payload.
+wire::UetHeaders CtrlFrom(wire::CtlType type, uint16_t pdc, uint32_t psn,
+                          uint16_t target, uint8_t flags = 0,
+                          uint32_t payload = 0) {
+  wire::PdsCtrl c;
+  c.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
+  c.prologue.next_hdr = static_cast<uint8_t>(type);
+  c.prologue.flags = flags;
+  c.psn = psn;
+  c.spdcid = pdc;
+  c.dpdcid = target;
+  c.payload = payload;
+  wire::UetHeaders h;
+  h.pds = c;
+  return h;
+}
+
 // The forged initiator's CTRL CLOSE of its PDC @pdc towards the target's
 // @target, at @psn, asking for an ACK (UE 1.0.1 3.5.8).
 wire::UetHeaders CloseFrom(uint16_t pdc, uint32_t psn, uint16_t target) {
-  wire::PdsCtrl close;
-  close.prologue.type = static_cast<uint8_t>(wire::PdsType::kCtrl);
-  close.prologue.next_hdr = static_cast<uint8_t>(wire::CtlType::kClose);
-  close.prologue.flags = wire::pds_flags::kAr;
-  close.psn = psn;
-  close.spdcid = pdc;
-  close.dpdcid = target;
-  wire::UetHeaders h;
-  h.pds = close;
-  return h;
+  return CtrlFrom(wire::CtlType::kClose, pdc, psn, target,
+                  wire::pds_flags::kAr);
 }
 
 // 64 SYNs from one address naming no endpoint: each would keep a target
@@ -346,6 +357,107 @@ TEST_F(HostileUet, IdleTargetAsksItsInitiatorToClose) {
       milliseconds(3000)))
       << "the closed PDC took a request";
   EXPECT_EQ(close_reqs(peer_->Answers()), 1);
+}
+
+// The CTRL packets other UET implementations send a target (UE 1.0.1
+// 3.5.16).  A NOOP takes its PSN and is ACKed on AR; a READ after it
+// makes the cumulative ACK reach it.  An ACK_REQ names a PSN sent: a
+// request received gets its ACK again, the READ NACK ACK_WITH_DATA (its
+// data is not kept: the initiator sends it again), a PSN not received
+// NACK PKT_NOT_RCVD, one beyond the window nothing (a drop).  A CLEAR
+// is taken without an answer; a CREDIT (credit-based congestion
+// control, which rue does not do) and a CTRL with SYN (rue opens PDCs by
+// requests only) get NACK UNEXP_EVENT and are dropped.
+TEST_F(HostileUet, CtrlPacketsAtATarget) {
+  constexpr uint16_t kPdc = 0xf202, kSynPdc = 0xf203;
+  constexpr uint32_t kPsn = 9000;
+  using wire::CtlType;
+  for (uint64_t wr_id : {11, 12}) {
+    ibv_sge sge = t_.mem.sge(4096 * wr_id, 4096);
+    ASSERT_EQ(PostRecv(t_.qp.get(), wr_id, &sge, 1), 0);
+  }
+  ASSERT_TRUE(peer_->Send(
+      RudRequest(kPdc, kPsn, true, 0,
+                 Send(1, wire::ses_flags::kSom | wire::ses_flags::kEom, 100)),
+      Bytes(100, 0x41)));
+  uint16_t target = 0;
+  ASSERT_TRUE(TargetPdcOf(peer_.get(), kPdc, &target));
+  const int64_t drops = HwCounter(*a_.dev, "uet_rx_drops");
+  ASSERT_GE(drops, 0);
+
+  // an ACK to kPdc of @psn with everything up to @cack
+  auto acked = [&](uint32_t cack, uint32_t psn) {
+    return peer_->WaitAnswers(
+        [&](const std::vector<UetAnswer>& got) {
+          return CountTo(got, kPdc, [&](const UetAnswer& a) {
+                   const auto* k = std::get_if<wire::PdsAck>(&a.headers.pds);
+                   return k && k->cack_psn == cack &&
+                          k->cack_psn +
+                                  static_cast<int16_t>(k->ack_psn_offset) ==
+                              psn;
+                 }) > 0;
+        },
+        milliseconds(3000));
+  };
+  auto nacked = [&](uint16_t to, wire::NackCode code, uint32_t psn) {
+    return peer_->WaitAnswers(
+        [&](const std::vector<UetAnswer>& got) {
+          return CountTo(got, to, [&](const UetAnswer& a) {
+                   const auto* n = std::get_if<wire::PdsNack>(&a.headers.pds);
+                   return IsNack(a, code) && n->nack_psn == psn;
+                 }) > 0;
+        },
+        milliseconds(3000));
+  };
+  auto ack_req = [&](uint32_t psn) {
+    return peer_->Send(CtrlFrom(CtlType::kAckReq, kPdc, psn, target));
+  };
+
+  ASSERT_TRUE(peer_->Send(
+      CtrlFrom(CtlType::kNoop, kPdc, kPsn + 1, target, wire::pds_flags::kAr)));
+  EXPECT_TRUE(acked(kPsn + 1, kPsn + 1)) << "the NOOP was not ACKed";
+  wire::SesRequest rd =
+      Send(2, wire::ses_flags::kSom | wire::ses_flags::kEom, 64);
+  rd.opcode = static_cast<uint8_t>(wire::SesOpcode::kRead);
+  rd.memory_key = Key64(t_.mem.mr.get());
+  rd.buffer_offset = t_.mem.addr(0);
+  ASSERT_TRUE(peer_->Send(RudRequest(kPdc, kPsn + 2, false, target, rd)));
+  EXPECT_TRUE(acked(kPsn + 2, kPsn + 2)) << "the READ was not answered";
+
+  ASSERT_TRUE(ack_req(kPsn));
+  EXPECT_TRUE(acked(kPsn + 2, kPsn)) << "no ACK of the SEND again";
+  ASSERT_TRUE(ack_req(kPsn + 2));
+  EXPECT_TRUE(nacked(kPdc, wire::NackCode::kAckWithData, kPsn + 2));
+  ASSERT_TRUE(ack_req(kPsn + 5));
+  EXPECT_TRUE(nacked(kPdc, wire::NackCode::kPktNotRcvd, kPsn + 5));
+
+  // what is not answered: counted in the answers before the next NACK
+  const size_t before =
+      CountTo(peer_->Answers(), kPdc, [](const UetAnswer&) { return true; });
+  ASSERT_TRUE(ack_req(kPsn + 5000));
+  ASSERT_TRUE(
+      peer_->Send(CtrlFrom(CtlType::kClear, kPdc, 0, target, 0, kPsn + 2)));
+  ASSERT_TRUE(
+      peer_->Send(CtrlFrom(CtlType::kCredit, kPdc, kPsn + 3, target, 0, 4096)));
+  EXPECT_TRUE(nacked(kPdc, wire::NackCode::kUnexpEvent, kPsn + 3));
+  EXPECT_EQ(
+      CountTo(peer_->Answers(), kPdc, [](const UetAnswer&) { return true; }),
+      before + 1)
+      << "an ACK_REQ beyond the window or a CLEAR was answered";
+
+  ASSERT_TRUE(
+      peer_->Send(CtrlFrom(CtlType::kNoop, kSynPdc, 20, 0,
+                           wire::pds_flags::kSyn | wire::pds_flags::kAr)));
+  EXPECT_TRUE(nacked(kSynPdc, wire::NackCode::kUnexpEvent, 20));
+  // the far ACK_REQ, the CREDIT, the SYN
+  EXPECT_TRUE(CounterReaches(*a_.dev, "uet_rx_drops", drops + 3));
+
+  // the PDC goes on: a SEND after it all is delivered and ACKed
+  ASSERT_TRUE(peer_->Send(
+      RudRequest(kPdc, kPsn + 3, false, target,
+                 Send(3, wire::ses_flags::kSom | wire::ses_flags::kEom, 100)),
+      Bytes(100, 0x42)));
+  EXPECT_TRUE(acked(kPsn + 3, kPsn + 3)) << "the SEND after was not ACKed";
 }
 
 // UUD requests (no PDC, nothing answered) that do not hold a whole SEND
@@ -673,6 +785,66 @@ INSTANTIATE_TEST_SUITE_P(By, HostileUetCloseAsked,
                            return std::string(i.param ? "CloseReq"
                                                       : "AckReqField");
                          });
+
+// A forged target asks device A's initiator PDC for a CLEAR (UE 1.0.1
+// 3.5.16): by the REQ field of an ACK that acknowledges nothing yet, and
+// by a CTRL CLEAR_REQ once the SEND is acknowledged.  Each time one CTRL
+// CLEAR, without a PSN or AR, its payload the newest PSN with every
+// answer up to it in; the first request said the same in its
+// clear_psn_offset.  rue_hostile.sh finds both in clears_sent.
+TEST_F(HostileUet, InitiatorClearsWhenAsked) {
+  ParamOverride idle("uet_idle_ms", "60000");
+  ParamOverride rto("uet_rto_ms", "1000");
+  ParamOverride tlp("uet_tlp_us", "0");
+  constexpr uint16_t kTargetPdc = 0xf601;
+  Ah ah;
+  wire::PdsRequest req;
+  ASSERT_NO_FATAL_FAILURE(SendToPeer(14, &ah, &req));
+  EXPECT_EQ(req.clear_psn_offset, -1) << "CLEAR_PSN is not the PSN before";
+
+  auto clears = [&](const std::vector<UetAnswer>& all, uint32_t payload) {
+    return std::count_if(all.begin(), all.end(), [&](const UetAnswer& got) {
+      const auto* c = std::get_if<wire::PdsCtrl>(&got.headers.pds);
+      return c && c->ctl_type() == wire::CtlType::kClear &&
+             c->spdcid == req.spdcid && c->dpdcid == kTargetPdc &&
+             c->psn == 0 && !c->prologue.Has(wire::pds_flags::kAr) &&
+             c->payload == payload;
+    });
+  };
+  auto wait_clear = [&](uint32_t payload) {
+    return peer_->WaitAnswers(
+        [&](const std::vector<UetAnswer>& got) {
+          return clears(got, payload) > 0;
+        },
+        milliseconds(3000));
+  };
+
+  wire::PdsAck a;
+  a.prologue.type = static_cast<uint8_t>(wire::PdsType::kAck);
+  a.prologue.flags = static_cast<uint8_t>(wire::AckRequest::kClear)
+                     << wire::pds_flags::kReqShift;
+  a.cack_psn = req.psn - 1;
+  a.ack_psn_offset = 1;
+  a.spdcid = kTargetPdc;
+  a.dpdcid = req.spdcid;
+  wire::UetHeaders h;
+  h.pds = a;
+  ASSERT_TRUE(peer_->Send(h));
+  EXPECT_TRUE(wait_clear(req.psn - 1)) << "no CLEAR of the PSN before";
+
+  a.prologue.flags = 0;
+  a.cack_psn = req.psn;
+  a.ack_psn_offset = 0;
+  h.pds = a;
+  ASSERT_TRUE(peer_->Send(h));
+  std::vector<UetWc> wc;
+  ASSERT_TRUE(PollEx(t_.scq.get(), 1, &wc, milliseconds(3000)));
+  EXPECT_EQ(wc[0].status, IBV_WC_SUCCESS) << ibv_wc_status_str(wc[0].status);
+  ASSERT_TRUE(peer_->Send(CtrlFrom(wire::CtlType::kClearReq, kTargetPdc,
+                                   req.psn + 1, req.spdcid, 0, req.psn + 1)));
+  EXPECT_TRUE(wait_clear(req.psn)) << "no CLEAR of the SEND's PSN";
+  EXPECT_EQ(clears(peer_->Answers(), req.psn - 1), 1);
+}
 
 // Device A's request @nth after @first (0: the first), once the peer saw
 // it @copies times; false after @wait.
