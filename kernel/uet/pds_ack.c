@@ -384,6 +384,7 @@ static enum rue_nack_act rue_nack_act(u8 code)
 	case RUE_NACK_TRIMMED_LASTHOP:
 	case RUE_NACK_TRIMMED_ACK:
 	case RUE_NACK_PKT_NOT_RCVD:	/* the answer to an ACK request */
+	case RUE_NACK_ACK_WITH_DATA:	/* ... whose data was not kept */
 	case RUE_NACK_RCVR_INFER_LOSS:
 	case RUE_NACK_EXP_NORMAL:
 		return RUE_NACK_RESEND;
@@ -397,7 +398,6 @@ static enum rue_nack_act rue_nack_act(u8 code)
 	case RUE_NACK_NO_SES_MSG_AVAIL:
 	case RUE_NACK_NO_RESOURCE:
 	case RUE_NACK_PSN_OOR_WINDOW:
-	case RUE_NACK_ACK_WITH_DATA:
 	case RUE_NACK_NEW_START_PSN:
 	case RUE_NACK_RCVD_SES_PROCG:	/* the target has it: its ACK follows */
 		return RUE_NACK_WAIT;

@@ -709,6 +709,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(NackCase{"Trimmed", 0x01, NackAct::kResend},
                       NackCase{"TrimmedLastHop", 0x02, NackAct::kResend},
                       NackCase{"PktNotRcvd", 0x12, NackAct::kResend},
+                      NackCase{"AckWithData", 0x14, NackAct::kResend},
                       NackCase{"RcvrInferLoss", 0x1a, NackAct::kResend},
                       NackCase{"NoPdcAvail", 0x04, NackAct::kWait},
                       NackCase{"NoResource", 0x0a, NackAct::kWait},
