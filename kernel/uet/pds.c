@@ -36,6 +36,7 @@
 
 #include "pdc.h"
 #include "pds_ack.h"
+#include "pds_reap.h"
 #include "pds_tgt.h"
 #include "uet.h"
 #include "uet_stats.h"
@@ -663,7 +664,7 @@ int rue_pds_dev_init(struct rue_dev *rdev, const struct rue_pds_upcalls *up)
 	atomic_set(&u->nr_alloc, 0);
 	mutex_init(&u->owner_lock);
 	hash_init(u->owners);
-	rue_pds_tgt_start(rdev);
+	rue_pds_reaper_start(rdev);
 	return 0;
 }
 
@@ -672,7 +673,7 @@ void rue_pds_dev_free(struct rue_dev *rdev)
 {
 	struct rue_uet_dev *u = &rdev->uet;
 
-	rue_pds_tgt_stop(rdev);
+	rue_pds_reaper_stop(rdev);
 	/*
 	 * Every PDC must be freed before the module can go: the last
 	 * references may be held by timers still pending (a probe timer

@@ -25,12 +25,8 @@
  * once.  Of the other CTRL packets (3.5.16) a NOOP takes a PSN as a
  * request does, an ACK_REQ is answered from what the window knows, a
  * CLEAR has nothing to free, the types rue lacks get NACK UNEXP_EVENT.
- * The PDC goes when the CLOSE arrives in order, or after
- * RUE_PDC_IDLE without traffic (the reaper: the initiator went away).
- * Half-way there the reaper asks the initiator to close with a CTRL
- * CLOSE_REQ (UE 1.0.1 3.5.8: the target may ask, only the initiator
- * closes): an initiator whose own idle time is longer than ours then
- * closes in order rather than finding its PDC gone (INV_DPDCID).
+ * The PDC goes when the CLOSE arrives in order, or when it has been idle
+ * too long (pds_reap.c, which asks its initiator to close first).
  *
  * Locking: the table (rdev->uet.tgt) under rdev->uet.lock; a PDC's state
  * under pdc->lock, which the upcalls to SES run under.
@@ -51,7 +47,6 @@ static unsigned int uet_max_target_pdcs = 4096;
 module_param(uet_max_target_pdcs, uint, 0644);
 MODULE_PARM_DESC(uet_max_target_pdcs, "UET: target PDCs a device keeps at most; more SYNs are refused (default 4096)");
 
-#define RUE_PDC_IDLE		(5 * HZ)	/* target side without traffic */
 #define RUE_PDC_PROBATION	(HZ / 10)	/* not evicted younger */
 #define RUE_EVICT_SCAN		64		/* other buckets' passed over */
 #define RUE_ACK_TRIGGER		16384		/* ACK_GEN_TRIGGER */
@@ -65,14 +60,17 @@ static u32 rue_tgt_hash(const struct in6_addr *saddr, u16 spdcid)
 	return jhash_2words(spdcid, jhash(saddr, sizeof(*saddr), 0), 0);
 }
 
-/*
- * A target PDC out of the table (its lock dropped) closes: SES forgets
- * it, it is no longer found, the table's reference goes.  SES first:
- * while the PDC is published, a QP's release (rue_pds_tgt_qp_gone())
- * finds it and waits for its lock, so the QPs SES's messages name stay
- * alive while SES returns their receive WQEs; once dead, it is skipped.
+/**
+ * rue_pdc_tgt_close() - close a target PDC out of the table
+ * @pdc: the PDC, unlinked, its lock not held
+ *
+ * SES forgets it, it is no longer found, the table's reference goes.
+ * SES first: while the PDC is published, a QP's release
+ * (rue_pds_tgt_qp_gone()) finds it and waits for its lock, so the QPs
+ * SES's messages name stay alive while SES returns their receive WQEs;
+ * once dead, it is skipped.
  */
-static void rue_pdc_tgt_close(struct rue_pdc *pdc)
+void rue_pdc_tgt_close(struct rue_pdc *pdc)
 {
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSED);
 	spin_lock_bh(&pdc->lock);
@@ -102,11 +100,14 @@ static void rue_pdc_tgt_link(struct rue_uet_dev *u, struct rue_pdc *pdc,
 	list_add_tail(&pdc->probation, &u->unproven);
 }
 
-/*
- * Out of the table, no longer found by SYNs; u->lock held.  The caller
- * closes it (rue_pdc_tgt_close()) after dropping the lock.
+/**
+ * rue_pdc_tgt_unlink() - take a target PDC out of the table
+ * @u: the device's UET state, u->lock held
+ * @pdc: the PDC, no longer found by SYNs
+ *
+ * The caller closes it (rue_pdc_tgt_close()) after dropping the lock.
  */
-static void rue_pdc_tgt_unlink(struct rue_uet_dev *u, struct rue_pdc *pdc)
+void rue_pdc_tgt_unlink(struct rue_uet_dev *u, struct rue_pdc *pdc)
 {
 	hash_del(&pdc->tgt_node);
 	u->nr_tgt--;
@@ -187,7 +188,7 @@ static int rue_pdc_tgt_room(struct rue_uet_dev *u,
  * an earlier initiator PDC that had the same PDCID: the initiator keeps
  * its PDCIDs unique only among the PDCs it has, and forgets one without
  * a CLOSE when its QP goes (or its host restarts), so this side may
- * still hold the old one, until RUE_PDC_IDLE.  Taken for the new PDC,
+ * still hold the old one, until the reaper's.  Taken for the new PDC,
  * its PSNs would be nowhere near the new ones and nothing would be
  * acknowledged until the initiator's retries ran out; it is unlinked
  * into *@stale instead, for the caller to close - once it has been
@@ -680,120 +681,4 @@ void rue_pds_tgt_rcv_ctrl(struct rue_dev *rdev, struct rue_uet_rx *rx)
 	if (closed)
 		rue_pdc_tgt_free(pdc);
 	rue_pdc_put(pdc);
-}
-
-/* ------------------------------------------------------------------ */
-/* The reaper                                                          */
-
-/*
- * Ask the initiator of target PDC @pdc (referenced) to close: a CTRL
- * CLOSE_REQ, its PSN the next one expected (a CTRL packet has one; the
- * initiator reads none from a CLOSE_REQ), not acknowledged and not
- * resent - the reaper closes the PDC anyway if nothing answers.  A
- * forged SYN's PDC sends one to the address it claimed, as its ACK did:
- * a packet for a packet, never more.
- */
-static void rue_pdc_tgt_close_req(struct rue_pdc *pdc)
-{
-	struct rue_pds_ctrl *c;
-	struct sk_buff *skb;
-	u8 flags = pdc->mode == RUE_UET_MODE_ROD ? RUE_PDS_CTRL_ISROD : 0;
-
-	spin_lock_bh(&pdc->lock);
-	if (pdc->dead)
-		goto out;
-	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
-	if (!skb)
-		goto out;
-	c = skb_put_zero(skb, sizeof(*c));
-	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_CLOSE_REQ,
-				       flags);
-	c->psn = cpu_to_be32(pdc->rx_next);
-	c->spdcid = cpu_to_be16(pdc->lid);
-	c->dpdcid = cpu_to_be16(pdc->rid);
-	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSE_REQS_SENT);
-	rue_pds_xmit(pdc, skb, pdc->rx_next, false);
-out:
-	spin_unlock_bh(&pdc->lock);
-}
-
-/*
- * Every RUE_PDC_IDLE / 2: ask the initiators of the target PDCs idle for
- * half of RUE_PDC_IDLE to close, once per quiet spell (close_req_rx;
- * traffic after it makes a new one), and close those idle for all of it
- * that were asked.  A late tick (a delayed work is only ever late) can
- * find a PDC already past RUE_PDC_IDLE that the tick before found short
- * of half of it: it is asked now and closed on the next tick, never
- * closed unasked.
- */
-static void rue_pds_reap(struct work_struct *work)
-{
-	struct rue_uet_dev *u = container_of(to_delayed_work(work),
-					     struct rue_uet_dev, reaper);
-	struct rue_pdc *pdc, *next;
-	struct hlist_node *tmp;
-	unsigned long rx;
-	LIST_HEAD(idle);
-	LIST_HEAD(ask);
-	int bkt;
-
-	/*
-	 * Out of the table under its lock: rue_pdc_tgt_free() then backs
-	 * off.  Those to ask stay in it, referenced; a CLOSE that frees one
-	 * meanwhile leaves it dead, and the request unsent.
-	 */
-	spin_lock_bh(&u->lock);
-	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
-		rx = READ_ONCE(pdc->last_rx);
-		if (!time_after(jiffies, rx + RUE_PDC_IDLE / 2))
-			continue;
-		if (pdc->close_req_rx == rx) {
-			if (!time_after(jiffies, rx + RUE_PDC_IDLE))
-				continue;
-			rue_pdc_tgt_unlink(u, pdc);
-			list_add(&pdc->gc_node, &idle);
-		} else {
-			pdc->close_req_rx = rx;
-			refcount_inc(&pdc->ref);
-			list_add(&pdc->gc_node, &ask);
-		}
-	}
-	spin_unlock_bh(&u->lock);
-	list_for_each_entry_safe(pdc, next, &ask, gc_node) {
-		rue_pdc_tgt_close_req(pdc);
-		rue_pdc_put(pdc);
-	}
-	list_for_each_entry_safe(pdc, next, &idle, gc_node) {
-		rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_IDLE_CLOSED);
-		rue_pdc_tgt_close(pdc);
-	}
-	schedule_delayed_work(&u->reaper, RUE_PDC_IDLE / 2);
-}
-
-/**
- * rue_pds_tgt_start() - the reaper of a device's idle target PDCs
- * @rdev: the device, its table initialized
- */
-void rue_pds_tgt_start(struct rue_dev *rdev)
-{
-	INIT_DELAYED_WORK(&rdev->uet.reaper, rue_pds_reap);
-	schedule_delayed_work(&rdev->uet.reaper, RUE_PDC_IDLE / 2);
-}
-
-/**
- * rue_pds_tgt_stop() - stop the reaper and close every target PDC
- * @rdev: the device, every QP gone
- */
-void rue_pds_tgt_stop(struct rue_dev *rdev)
-{
-	struct rue_uet_dev *u = &rdev->uet;
-	struct hlist_node *tmp;
-	struct rue_pdc *pdc;
-	int bkt;
-
-	cancel_delayed_work_sync(&u->reaper);
-	hash_for_each_safe(u->tgt, bkt, tmp, pdc, tgt_node) {
-		rue_pdc_tgt_unlink(u, pdc);
-		rue_pdc_tgt_close(pdc);
-	}
 }
