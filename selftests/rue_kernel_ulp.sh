@@ -11,8 +11,9 @@
 # the target's queues share SRQs that it fills with ib_post_srq_recv().
 # NFSv4.2 over RDMA between two namespaces (below) follows, with the
 # server's rue link, then the client's, deleted and added back under
-# writes.  Then the NVMe/RDMA link is deleted under I/O, and last rue
-# is unloaded (every device at once) and loaded again under NFS writes.
+# writes.  Then the NVMe/RDMA link is deleted under I/O, rue is
+# unloaded (every device at once) and loaded again under NFS writes,
+# and last the client's namespace is deleted with a mount in it.
 #
 # NVMe/RDMA runs on one device here: nvme-rdma and nvmet-rdma create
 # their rdma_cm IDs in the initial network namespace only, so no
@@ -232,6 +233,28 @@ t_nfs_teardown() {
 	ulp_no_rc_qps rn1/1 "$B" && ulp_no_rc_qps rn0/1
 }
 
+# A container's namespace deleted with an NFS mount in it: the mount's
+# transport holds the namespace, so its name goes and the writes go on;
+# the umount lets it go, and with it the veth pair and both rue devices
+# on it, removed in the namespace's cleanup while knfsd listens on rn0
+# (its device removal lets the listener go).  nfsd is started again for
+# it: t_nfs_teardown stopped it.
+t_nfs_netns_exit() {
+	local t
+	rpc.nfsd -N 3 -U 4 && echo "rdma 20049" >/proc/fs/nfsd/portlist || return 1
+	ulp_nfs_mount 10.12.0.1 nsenter --net=/run/netns/$B &&
+	nfs_roundtrip before_del 1048576 65536 || return 1
+	ip netns del "$B" || return 1
+	nfs_roundtrip after_del 1048576 65536 || { echo "no write after the name went"; return 1; }
+	[ -e /sys/class/infiniband/rn1 ] || { echo "rn1 went with the name"; return 1; }
+	t=$SECONDS
+	umount $ULP_MNT || return 1
+	busywait 60000 bash -c '! ls /sys/class/infiniband | grep -qx "rn[01]"' ||
+		{ echo "left: $(ls /sys/class/infiniband | tr '\n' ' ')"; return 1; }
+	echo "rn0 and rn1 gone $((SECONDS - t)) s after the umount began"
+	rpc.nfsd 0
+}
+
 # The rue link deleted under NVMe/RDMA I/O, as a device can go under a
 # ULP (rdma link delete, its netdev removed): nvme-rdma's client removal
 # deletes the controller, the I/O in flight fails rather than hangs, and
@@ -309,4 +332,6 @@ run_test "rue link deleted under NVMe/RDMA I/O: controller removed, I/O failed, 
 	t_delete_under_io
 run_test "rue unloaded and loaded again under NFS writes: every file written arrives" t_nfs_unload
 run_test "umount and stopping nfsd release every RC QP" t_nfs_teardown
+run_test "namespace B deleted with an NFS mount in it: writes go on, the umount takes its rue devices" \
+	t_nfs_netns_exit
 tap_done
