@@ -163,6 +163,8 @@ void rue_pds_xmit(struct rue_pdc *pdc, struct sk_buff *skb, u32 psn,
 		  bool ect);
 void rue_pds_prepare(struct sk_buff *skb, struct rue_pdc *pdc, u32 psn);
 void rue_pds_send_one(struct sk_buff *skb);
+struct sk_buff *rue_pds_ctrl_alloc(struct rue_pdc *pdc, u8 type, u8 flags,
+				   struct rue_pds_ctrl **c);
 bool rue_pds_pull(struct sk_buff *skb, unsigned int len);
 bool rue_pds_pull_ses(struct rue_uet_rx *rx, unsigned int hlen, u8 next);
 

@@ -348,6 +348,32 @@ void rue_pds_send_queued(struct sk_buff_head *q)
 }
 
 /**
+ * rue_pds_ctrl_alloc() - a CTRL packet of a PDC, its header filled
+ * @pdc: the PDC, under the lock its state lives under
+ * @type: the CTRL type (enum rue_pds_ctl_type)
+ * @flags: RETX, AR; ISROD is added for a ROD PDC
+ * @c: the header, for the caller's psn, probe_opaque and payload
+ *
+ * Return: the packet (PDS header only), or NULL without memory.
+ */
+struct sk_buff *rue_pds_ctrl_alloc(struct rue_pdc *pdc, u8 type, u8 flags,
+				   struct rue_pds_ctrl **c)
+{
+	struct sk_buff *skb;
+
+	skb = rue_xmit_alloc(pdc->rdev, sizeof(**c), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	if (pdc->mode == RUE_UET_MODE_ROD)
+		flags |= RUE_PDS_CTRL_ISROD;
+	*c = skb_put_zero(skb, sizeof(**c));
+	(*c)->prologue = rue_pds_prologue(RUE_PDS_CTRL, type, flags);
+	(*c)->spdcid = cpu_to_be16(pdc->lid);
+	(*c)->dpdcid = cpu_to_be16(pdc->rid);
+	return skb;
+}
+
+/**
  * rue_pds_req_fill() - the PDS request header of a packet
  * @pdc: an initiator PDC, its QP's req.lock held
  * @h: where it goes

@@ -469,16 +469,9 @@ static struct sk_buff *rue_pds_close_pkt(struct rue_pdc *pdc, u32 psn,
 	struct sk_buff *skb;
 	u8 flags = RUE_PDS_CTRL_AR | (retx ? RUE_PDS_CTRL_RETX : 0);
 
-	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	c = skb_put_zero(skb, sizeof(*c));
-	if (pdc->mode == RUE_UET_MODE_ROD)
-		flags |= RUE_PDS_CTRL_ISROD;
-	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_CLOSE, flags);
-	c->psn = cpu_to_be32(psn);
-	c->spdcid = cpu_to_be16(pdc->lid);
-	c->dpdcid = cpu_to_be16(pdc->rid);
+	skb = rue_pds_ctrl_alloc(pdc, RUE_PDS_CTL_CLOSE, flags, &c);
+	if (skb)
+		c->psn = cpu_to_be32(psn);
 	return skb;
 }
 
@@ -583,19 +576,12 @@ static struct sk_buff *rue_pds_probe_pkt(struct rue_pdc *pdc)
 						      newest - 63;
 	struct rue_pds_ctrl *c;
 	struct sk_buff *skb;
-	u8 flags = 0;
 
-	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
+	skb = rue_pds_ctrl_alloc(pdc, RUE_PDS_CTL_PROBE, 0, &c);
 	if (!skb)
 		return NULL;
-	c = skb_put_zero(skb, sizeof(*c));
-	if (pdc->mode == RUE_UET_MODE_ROD)
-		flags |= RUE_PDS_CTRL_ISROD;
-	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_PROBE, flags);
 	c->probe_opaque = cpu_to_be16(++pdc->tlp_opaque);
 	c->psn = cpu_to_be32(newest);
-	c->spdcid = cpu_to_be16(pdc->lid);
-	c->dpdcid = cpu_to_be16(pdc->rid);
 	c->payload = cpu_to_be32(base);
 	pdc->tlp_psn = newest;
 	return skb;
@@ -620,17 +606,12 @@ struct sk_buff *rue_pds_clear_pkt(struct rue_pdc *pdc)
 {
 	struct rue_pds_ctrl *c;
 	struct sk_buff *skb;
-	u8 flags = pdc->mode == RUE_UET_MODE_ROD ? RUE_PDS_CTRL_ISROD : 0;
 
 	if (pdc->syn)
 		return NULL;
-	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
+	skb = rue_pds_ctrl_alloc(pdc, RUE_PDS_CTL_CLEAR, 0, &c);
 	if (!skb)
 		return NULL;
-	c = skb_put_zero(skb, sizeof(*c));
-	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_CLEAR, flags);
-	c->spdcid = cpu_to_be16(pdc->lid);
-	c->dpdcid = cpu_to_be16(pdc->rid);
 	c->payload = cpu_to_be32(pdc->una_psn - 1);
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_CLEARS_SENT);
 	rue_pds_prepare(skb, pdc, pdc->una_psn);

@@ -36,20 +36,14 @@ static void rue_pdc_tgt_close_req(struct rue_pdc *pdc)
 {
 	struct rue_pds_ctrl *c;
 	struct sk_buff *skb;
-	u8 flags = pdc->mode == RUE_UET_MODE_ROD ? RUE_PDS_CTRL_ISROD : 0;
 
 	spin_lock_bh(&pdc->lock);
 	if (pdc->dead)
 		goto out;
-	skb = rue_xmit_alloc(pdc->rdev, sizeof(*c), GFP_ATOMIC);
+	skb = rue_pds_ctrl_alloc(pdc, RUE_PDS_CTL_CLOSE_REQ, 0, &c);
 	if (!skb)
 		goto out;
-	c = skb_put_zero(skb, sizeof(*c));
-	c->prologue = rue_pds_prologue(RUE_PDS_CTRL, RUE_PDS_CTL_CLOSE_REQ,
-				       flags);
 	c->psn = cpu_to_be32(pdc->rx_next);
-	c->spdcid = cpu_to_be16(pdc->lid);
-	c->dpdcid = cpu_to_be16(pdc->rid);
 	rue_uet_stat_inc(pdc->rdev, RUE_USTAT_PDC_CLOSE_REQS_SENT);
 	rue_pds_xmit(pdc, skb, pdc->rx_next, false);
 out:
